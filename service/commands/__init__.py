@@ -1,0 +1,1 @@
+"""Subcommands of the boardtrack CLI (see service/cli.py)."""

@@ -1,0 +1,196 @@
+"""Board and equipment specifications, loaded from the TOML files in `tracker/data/`.
+
+Board frame (used everywhere): millimetres, origin at the centre of the playing surface,
+x towards the side that appears on the right of the image, y towards the side at the bottom.
+Sides are N (top, y < 0), E, S (bottom), W; corners and pockets NW, NE, SE, SW.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from tracker.errors import ConfigError
+
+__all__ = [
+    "CORNERS",
+    "SIDES",
+    "BoardSpec",
+    "DiscKind",
+    "EquipmentSpec",
+    "Game",
+    "SPEC_VERSION",
+    "load_board",
+    "load_equipment",
+    "default_equipment",
+]
+
+SPEC_VERSION = 1
+CORNERS: tuple[str, ...] = ("NW", "NE", "SE", "SW")
+SIDES: tuple[str, ...] = ("N", "E", "S", "W")
+
+
+class Game(StrEnum):
+    CARROM = "carrom"
+    KORONA = "korona"
+
+
+class DiscKind(IntEnum):
+    """Disc kinds as stored in `FrameDetections.kind` (int8). Korona: WHITE = light, BLACK = dark."""
+
+    WHITE = 0
+    BLACK = 1
+    QUEEN = 2
+    STRIKER = 3
+
+    @property
+    def label(self) -> str:
+        """The lower-case name used in JSON (`"white"`, `"striker"`, ...)."""
+        return self.name.lower()
+
+    @classmethod
+    def from_label(cls, label: str) -> DiscKind:
+        try:
+            return cls[label.upper()]
+        except KeyError:
+            raise ConfigError(f"unknown disc kind {label!r}; expected one of white, black, queen, striker") from None
+
+    def is_coin(self) -> bool:
+        """True for the carrom men and the queen (everything but the striker)."""
+        return self is not DiscKind.STRIKER
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSpec:
+    """Geometry of one game's board, in board millimetres."""
+
+    game: Game
+    size_mm: float
+    frame_width_mm: float
+    pocket_diameter_mm: float
+    pocket_inset_mm: float
+    pocket_no_return_mm: float
+    base_line_length_mm: float
+    base_line_outer_from_edge_mm: float
+    base_line_gap_mm: float
+    base_circle_diameter_mm: float
+    centre_circle_diameter_mm: float
+    outer_circle_diameter_mm: float
+    arrow_length_mm: float
+    arrow_start_from_pocket_mm: float
+    rail_zone_depth_mm: float
+    rail_zone_length_mm: float
+
+    @property
+    def half_mm(self) -> float:
+        return self.size_mm / 2.0
+
+    @property
+    def corners_mm(self) -> np.ndarray:
+        """(4, 2) float64 playing-surface corners NW, NE, SE, SW in board mm."""
+        h = self.half_mm
+        return np.array([[-h, -h], [h, -h], [h, h], [-h, h]], dtype=np.float64)
+
+    @property
+    def pockets_mm(self) -> np.ndarray:
+        """(4, 2) float64 pocket centres NW, NE, SE, SW in board mm."""
+        c = self.half_mm - self.pocket_inset_mm
+        return np.array([[-c, -c], [c, -c], [c, c], [-c, c]], dtype=np.float64)
+
+    @property
+    def pocket_radius_mm(self) -> float:
+        return self.pocket_diameter_mm / 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class EquipmentSpec:
+    """One set of discs. Lengths in mm, masses in g."""
+
+    name: str
+    game: Game
+    description: str
+    man_diameter_mm: float
+    man_mass_g: float
+    striker_diameter_mm: float
+    striker_mass_g: float
+    striker_hole_diameter_mm: float
+    man_hole_diameter_mm: float
+    men_per_colour: int
+    queens: int
+
+    def radius_mm(self, kind: DiscKind) -> float:
+        d = self.striker_diameter_mm if kind is DiscKind.STRIKER else self.man_diameter_mm
+        return d / 2.0
+
+    def mass_g(self, kind: DiscKind) -> float:
+        return self.striker_mass_g if kind is DiscKind.STRIKER else self.man_mass_g
+
+    def radii_mm(self, kinds: np.ndarray) -> np.ndarray:
+        """Radius in mm for each entry of an int8 `kinds` array."""
+        return np.where(kinds == DiscKind.STRIKER, self.striker_diameter_mm / 2, self.man_diameter_mm / 2)
+
+
+def _read_toml(name: str) -> dict:
+    text = resources.files("tracker").joinpath("data").joinpath(name).read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    if data.get("version") != SPEC_VERSION:
+        raise ConfigError(f"{name}: spec version {data.get('version')!r}, this boardtrack reads {SPEC_VERSION}")
+    return data
+
+
+@cache
+def load_board(game: str | Game) -> BoardSpec:
+    """Load the board spec of `game` ("carrom" or "korona")."""
+    try:
+        game = Game(game)
+    except ValueError:
+        raise ConfigError(f"unknown game {game!r}; expected carrom or korona") from None
+    d = _read_toml(f"{game.value}.toml")
+    s, p, m, z = d["surface"], d["pockets"], d["markings"], d["rail_zone"]
+    return BoardSpec(
+        game=game,
+        size_mm=s["size_mm"],
+        frame_width_mm=s["frame_width_mm"],
+        pocket_diameter_mm=p["diameter_mm"],
+        pocket_inset_mm=p["inset_mm"],
+        pocket_no_return_mm=p["no_return_mm"],
+        rail_zone_depth_mm=z["depth_mm"],
+        rail_zone_length_mm=z["length_mm"],
+        **{k: m[k] for k in (
+            "base_line_length_mm", "base_line_outer_from_edge_mm", "base_line_gap_mm",
+            "base_circle_diameter_mm", "centre_circle_diameter_mm", "outer_circle_diameter_mm",
+            "arrow_length_mm", "arrow_start_from_pocket_mm")},
+    )
+
+
+@cache
+def load_equipment(name: str) -> EquipmentSpec:
+    """Load an equipment profile by name ("icf", "home", "korona")."""
+    d = _read_toml("equipment.toml")
+    if name not in d or name == "version":
+        names = ", ".join(k for k in d if k != "version")
+        raise ConfigError(f"unknown equipment {name!r}; expected one of {names}")
+    e = d[name]
+    return EquipmentSpec(
+        name=name,
+        game=Game(e["game"]),
+        description=e["description"],
+        man_diameter_mm=e["man_diameter_mm"],
+        man_mass_g=e["man_mass_g"],
+        striker_diameter_mm=e["striker_diameter_mm"],
+        striker_mass_g=e["striker_mass_g"],
+        striker_hole_diameter_mm=e["striker_hole_diameter_mm"],
+        man_hole_diameter_mm=e["man_hole_diameter_mm"],
+        men_per_colour=e["men_per_colour"],
+        queens=e["queens"],
+    )
+
+
+def default_equipment(game: str | Game) -> EquipmentSpec:
+    """The equipment a game uses unless told otherwise: ICF for carrom, the korona set for korona."""
+    return load_equipment("icf" if Game(game) is Game.CARROM else "korona")

@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import cache
+from typing import Any
 from importlib import resources
 
 import numpy as np
@@ -135,7 +136,7 @@ class EquipmentSpec:
         return np.where(kinds == DiscKind.STRIKER, self.striker_diameter_mm / 2, self.man_diameter_mm / 2)
 
 
-def _read_toml(name: str) -> dict:
+def _read_toml(name: str) -> dict[str, Any]:
     text = resources.files("tracker").joinpath("data").joinpath(name).read_text(encoding="utf-8")
     data = tomllib.loads(text)
     if data.get("version") != SPEC_VERSION:

@@ -227,7 +227,7 @@ class KoronaRules(RulesEngine[KoronaState]):
                 for d in state.layout
             ],
             "pending": [p.to_json() for p in state.pending],
-            "results": [vars_of(r) for r in state.results],
+            "results": [_game_json(r) for r in state.results],
             "match_over": state.match_winner,
         }
 
@@ -239,7 +239,7 @@ class KoronaRules(RulesEngine[KoronaState]):
             "players": names,
             "winner": state.match_winner,
             "score": {p.name: p.games for p in state.players},
-            "games": [vars_of(r) for r in state.results],
+            "games": [_game_json(r) for r in state.results],
         }
 
     # -- stroke helpers -----------------------------------------------------------------------
@@ -266,7 +266,7 @@ class KoronaRules(RulesEngine[KoronaState]):
         return replace(state, layout=layout), pend + more
 
 
-def vars_of(r: GameRecord) -> dict[str, Any]:
+def _game_json(r: GameRecord) -> dict[str, Any]:
     return {
         "game": r.game,
         "winner": r.winner,

@@ -18,6 +18,7 @@ from tracker.errors import ConfigError, RuleError
 
 __all__ = [
     "DISCS_PER_PLAYER",
+    "GameRecord",
     "KORONA_FORMATS",
     "KoronaFormat",
     "KoronaState",

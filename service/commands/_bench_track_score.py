@@ -1,0 +1,157 @@
+"""Scoring of tracker events against simulator ground truth (contract-1 dicts on both sides)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Score", "score_events", "count_id_switches"]
+
+
+@dataclass
+class Score:
+    """Counts summed over runs; ratios are computed at the end."""
+
+    pocket_tp: int = 0
+    pocket_pred: int = 0
+    pocket_true: int = 0
+    off_tp: int = 0
+    off_pred: int = 0
+    off_true: int = 0
+    shots_true: int = 0
+    shots_pred: int = 0
+    shots_matched: int = 0
+    first_ok: int = 0
+    exact: int = 0
+    hand_false: int = 0
+    id_switches: int = 0
+    direct_ok: int = 0
+    first_disc_ok: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        for k, v in vars(other).items():
+            if k == "failures":
+                self.failures.extend(v)
+            else:
+                setattr(self, k, getattr(self, k) + v)
+
+    def ratios(self) -> dict[str, float]:
+        def r(a: int, b: int) -> float:
+            return a / b if b else 1.0
+        return {
+            "pocket_precision": r(self.pocket_tp, self.pocket_pred),
+            "pocket_recall": r(self.pocket_tp, self.pocket_true),
+            "off_board_precision": r(self.off_tp, self.off_pred),
+            "off_board_recall": r(self.off_tp, self.off_true),
+            "segmentation": r(self.shots_matched, self.shots_true + self.shots_pred - self.shots_matched),
+            "first_contact": r(self.first_ok, self.shots_true),
+            "exact_shots": r(self.exact, self.shots_true),
+            "id_switches_per_shot": self.id_switches / max(self.shots_true, 1),
+            "hand_false_events": float(self.hand_false),
+            "direct_rebound": r(self.direct_ok, self.shots_true),
+            "first_disc": r(self.first_disc_ok, self.shots_true),
+        }
+
+
+def _match(truth: list[dict[str, Any]], pred: list[dict[str, Any]], key: str, tol_s: float) -> list[tuple[int, int]]:
+    pairs, used = [], set()
+    for i, te in enumerate(truth):
+        best, best_dt = -1, tol_s + 1e-9
+        for j, pe in enumerate(pred):
+            if j in used or _key(pe, key) != _key(te, key):
+                continue
+            dt = abs(pe["t"] - te["t"])
+            if dt <= best_dt:
+                best, best_dt = j, dt
+        if best >= 0:
+            used.add(best)
+            pairs.append((i, best))
+    return pairs
+
+
+def _key(ev: dict[str, Any], key: str) -> tuple[Any, ...]:
+    if key == "pocket":
+        return (ev["disc"]["kind"], ev["pocket"])
+    if key == "off":
+        return (ev["disc"]["kind"],)
+    return ()
+
+
+def _shots(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    starts = {e["shot"]: e for e in events if e["type"] == "shot_start"}
+    ends = {e["shot"]: e for e in events if e["type"] == "shot_end"}
+    out = []
+    for n, s in sorted(starts.items()):
+        e = ends.get(n)
+        body = [x for x in events if x.get("shot") == n and x["type"] in ("pocketed", "off_board")]
+        out.append({"start": s, "end": e, "body": body})
+    return out
+
+
+def _outcome(shot: dict[str, Any]) -> tuple[Any, ...]:
+    pk = sorted((e["disc"]["kind"], e.get("pocket") or "-") for e in shot["body"])
+    end = shot["end"] or {}
+    return (tuple(pk), end.get("first_contact"), bool(end.get("cushion_before_contact")))
+
+
+def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]], *, fps: float,
+                 label: str = "") -> Score:
+    """Compare predicted events with ground truth of one run."""
+    sc = Score()
+    frame = 1.0 / fps
+    for kind, key in (("pocketed", "pocket"), ("off_board", "off")):
+        te = [e for e in truth if e["type"] == kind]
+        pe = [e for e in pred if e["type"] == kind]
+        tp = len(_match(te, pe, key, 2 * frame + 1e-6))
+        if kind == "pocketed":
+            sc.pocket_tp, sc.pocket_pred, sc.pocket_true = tp, len(pe), len(te)
+        else:
+            sc.off_tp, sc.off_pred, sc.off_true = tp, len(pe), len(te)
+        if tp < max(len(te), len(pe)):
+            sc.failures.append(f"{label} {kind}: truth {[(round(e['t'], 3), _key(e, key)) for e in te]} "
+                               f"pred {[(round(e['t'], 3), _key(e, key)) for e in pe]}")
+    ts, ps = _shots(truth), _shots(pred)
+    sc.shots_true, sc.shots_pred = len(ts), len(ps)
+    used: set[int] = set()
+    for t_shot in ts:
+        t0 = t_shot["start"]["t"]
+        cands = [j for j, p in enumerate(ps) if j not in used and abs(p["start"]["t"] - t0) <= 3 * frame + 1e-6]
+        if not cands:
+            sc.failures.append(f"{label} shot {t_shot['start']['shot']} at {t0:.3f}: not found")
+            continue
+        j = cands[0]
+        used.add(j)
+        sc.shots_matched += 1
+        p_shot = ps[j]
+        tend, pend = t_shot["end"] or {}, p_shot["end"] or {}
+        sc.first_ok += tend.get("first_contact") == pend.get("first_contact")
+        sc.first_disc_ok += tend.get("first_disc") == pend.get("first_disc")
+        sc.direct_ok += tend.get("stroke") == pend.get("stroke")
+        if _outcome(t_shot) == _outcome(p_shot):
+            sc.exact += 1
+        else:
+            sc.failures.append(f"{label} shot {t_shot['start']['shot']}: truth {_outcome(t_shot)} pred {_outcome(p_shot)}")
+    intervals = [(s["start"]["t"] - 2 * frame, (s["end"] or {"t": 1e9})["t"]) for s in ts]
+    for e in pred:
+        if e["type"] in ("pocketed", "off_board", "shot_start"):
+            if not any(a <= e["t"] <= b for a, b in intervals):
+                sc.hand_false += 1
+    return sc
+
+
+def count_id_switches(pairs: Iterable[tuple[np.ndarray, np.ndarray]]) -> int:
+    """Times a truth disc's track id changed, over a sequence of (truth ids, track ids) per frame."""
+    last: dict[int, int] = {}
+    switches = 0
+    for truth_ids, track_ids in pairs:
+        for t, k in zip(truth_ids.tolist(), track_ids.tolist(), strict=True):
+            if t < 0 or k < 0:
+                continue
+            if t in last and last[t] != k:
+                switches += 1
+            last[t] = k
+    return switches

@@ -1,0 +1,191 @@
+"""`boardtrack bench track`: tracking and event accuracy against simulator ground truth, and speed.
+
+Accuracy runs a seeded suite of simulated play (`fixtures.play.simulate_play`) split into runs of a
+few shots, across 30/60/120 fps, realism levels and hands. With `--detections rendered` (the
+default) every frame is rendered (`fixtures.render`) and goes through the full `Pipeline` (real
+detector); with `--detections truth` the detections are synthesised from the truth (noise,
+dropouts, hands, false detections), which measures the tracker and event detector alone, fast.
+Speed is the full pipeline (detect + track + events) on one core at 1280x720 and 1920x1080.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+from typing import Any
+
+__all__ = ["add_arguments", "run", "run_suite", "FLOORS"]
+
+FLOORS = {
+    "pocket_precision": 0.995, "pocket_recall": 0.995, "off_board_precision": 0.995, "off_board_recall": 0.995,
+    "exact_shots": 0.98, "first_contact": 0.97, "hand_false_events": 0.0,
+}
+_FPS = (30.0, 60.0, 120.0)
+_LEVELS = ("clean", "normal", "hard")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=["carrom", "korona"], default="carrom")
+    parser.add_argument("--shots", type=int, default=200, help="shots in the accuracy suite (default 200)")
+    parser.add_argument("--quick", action="store_true", help="a small suite (12 shots) and one speed run")
+    parser.add_argument("--seed", type=int, default=1000, help="first seed of the suite")
+    parser.add_argument("--detections", choices=["rendered", "truth"], default="rendered",
+                        help="rendered frames through the real detector, or detections synthesised from truth")
+    parser.add_argument("--shots-per-run", type=int, default=4)
+    parser.add_argument("--no-speed", action="store_true", help="skip the speed measurement")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def _run_truth(tl: Any, fps: float, seed: int) -> tuple[list[dict[str, Any]], list[tuple[Any, Any]]]:
+    from service.commands._bench_track_synth import synth_frames
+    from tracker.pipeline import Pipeline
+
+    pipe = Pipeline(None, game=tl.board.game.value, equipment=tl.equipment)
+    events, pairs = [], []
+    for f in synth_frames(tl, fps=fps, seed=seed):
+        res = pipe.process_detection(_SynthDetection(f.dets, f.is_occluded), f.dets.t_s)
+        events += res.events
+        pairs.append((f.truth_id, res.detections.track_id))
+    events += pipe.finish()
+    return [e.to_json() for e in events], pairs
+
+
+class _SynthDetection:
+    occluded_fraction = 0.0
+
+    def __init__(self, discs: Any, occ: Any) -> None:
+        self.discs, self.is_occluded = discs, occ
+
+
+def _run_rendered(tl: Any, fps: float, seed: int, level: str,
+                  resolution: tuple[int, int] = (1280, 720)) -> tuple[list[dict[str, Any]], list[tuple[Any, Any]]]:
+    import numpy as np
+
+    from calibration import find_board
+    from fixtures.camera import sample_camera
+    from fixtures.look import sample_look
+    from fixtures.render import render_frames
+    from tracker.pipeline import Pipeline
+
+    rng = np.random.default_rng(seed)
+    camera = sample_camera(rng, resolution=resolution)
+    look = sample_look(rng, level)
+    pipe: Pipeline | None = None
+    events, pairs = [], []
+    for fr in render_frames(tl, camera, look, fps=fps, seed=seed):
+        if pipe is None:
+            calib = find_board(fr.image, game=tl.board.game.value)
+            if not calib:
+                raise RuntimeError(f"seed {seed}: board not found ({calib})")
+            pipe = Pipeline(calib, game=tl.board.game.value, equipment=tl.equipment)
+        res = pipe.process(fr.image, fr.t_s)
+        events += res.events
+        pairs.append((_truth_ids(res.detections, fr.truth), res.detections.track_id))
+    if pipe is not None:
+        events += pipe.finish()
+    return [e.to_json() for e in events], pairs
+
+
+def _truth_ids(dets: Any, truth: dict[str, Any]) -> Any:
+    """Nearest visible truth disc (within 12 mm) of every detection, -1 if none."""
+    import numpy as np
+
+    vis = [d for d in truth["discs"] if d["visible"] and d["x_mm"] is not None]
+    if not vis or dets.xy_board is None or len(dets) == 0:
+        return np.full(len(dets), -1)
+    xy = np.array([[d["x_mm"], d["y_mm"]] for d in vis])
+    dist = np.linalg.norm(dets.xy_board[:, None, :] - xy[None], axis=-1)
+    k = dist.argmin(axis=1)
+    ids = np.array([d["id"] for d in vis])[k]
+    return np.where(dist[np.arange(len(k)), k] < 12.0, ids, -1)
+
+
+def run_suite(*, game: str, shots: int, seed: int, detections: str, shots_per_run: int = 4,
+              progress: bool = False) -> tuple[Any, int]:
+    """Run the accuracy suite; returns (summed `Score`, runs)."""
+    from fixtures.play import simulate_play
+    from service.commands._bench_track_score import Score, count_id_switches, score_events
+
+    total = Score()
+    n_runs = max(1, -(-shots // shots_per_run))
+    for k in range(n_runs):
+        s = seed + k
+        fps, level = _FPS[k % 3], _LEVELS[(k // 3) % 3]
+        n = min(shots_per_run, shots - k * shots_per_run)
+        tl = simulate_play(game, shots=n, seed=s)
+        if detections == "truth":
+            pred, pairs = _run_truth(tl, fps, s)
+        else:
+            pred, pairs = _run_rendered(tl, fps, s, level)
+        sc = score_events(list(tl.events), pred, fps=fps, label=f"seed {s} {fps:.0f}fps {level}")
+        sc.id_switches = count_id_switches(pairs)
+        total.add(sc)
+        if progress:
+            print(f"  run {k + 1}/{n_runs} seed {s} {fps:.0f} fps {level}: shots {sc.shots_true}, "
+                  f"exact {sc.exact}", file=sys.stderr)
+    return total, n_runs
+
+
+def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int = 3, seed: int = 7) -> float:
+    """Full pipeline frames per second on one core (median of `repeats` passes over rendered frames)."""
+    import cv2
+    import numpy as np
+
+    from calibration import find_board
+    from fixtures.camera import sample_camera
+    from fixtures.look import sample_look
+    from fixtures.play import simulate_play
+    from fixtures.render import render_frames
+    from tracker.pipeline import Pipeline
+
+    cv2.setNumThreads(1)
+    tl = simulate_play("carrom", shots=1, seed=seed)
+    rng = np.random.default_rng(seed)
+    cam, look = sample_camera(rng, resolution=resolution), sample_look(rng, "normal")
+    imgs = []
+    for fr in render_frames(tl, cam, look, fps=60.0, seed=seed):
+        if fr.t_s >= 0.9:  # the shot itself, not the still start
+            imgs.append((fr.image, fr.t_s))
+        if len(imgs) >= frames:
+            break
+    calib = find_board(imgs[0][0], game="carrom")
+    rates = []
+    for _ in range(repeats):
+        pipe = Pipeline(calib, game="carrom")
+        t0 = time.perf_counter()
+        for img, t in imgs:
+            pipe.process(img, t)
+        rates.append(len(imgs) / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def run(args: argparse.Namespace) -> int:
+    shots = 12 if args.quick else args.shots
+    t0 = time.time()
+    score, n_runs = run_suite(game=args.game, shots=shots, seed=args.seed, detections=args.detections,
+                              shots_per_run=args.shots_per_run, progress=not args.json)
+    out: dict[str, Any] = {"game": args.game, "shots": score.shots_true, "runs": n_runs,
+                           "detections": args.detections, **{k: round(v, 4) for k, v in score.ratios().items()}}
+    if args.game != "korona":
+        out.pop("direct_rebound")
+        out.pop("first_disc")
+    out["accuracy_s"] = round(time.time() - t0, 1)
+    if not args.no_speed:
+        reps = 1 if args.quick else 3
+        out["fps_1280x720"] = round(measure_speed((1280, 720), repeats=reps), 1)
+        out["fps_1920x1080"] = round(measure_speed((1920, 1080), repeats=reps), 1)
+    out["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
+    below = [k for k, floor in FLOORS.items() if k in out and (out[k] > floor if k == "hand_false_events" else out[k] < floor)]
+    out["below_floor"] = below
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:24s} {v}")
+        for line in score.failures[:30]:
+            print("  " + line)
+    return 0

@@ -1,0 +1,63 @@
+"""The tracker's per-track arrays (struct of arrays, one row per track) and their history ring."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+__all__ = ["TrackArrays", "N_KINDS"]
+
+N_KINDS = 4  # DiscKind values 0..3
+
+
+@dataclass(slots=True)
+class TrackArrays:
+    """Mutable working state, private to one `Tracker` (never handed out: snapshots are copies).
+
+    Attributes:
+        ids: (M,) int32 track ids.
+        xy: (M, 2) float64 last observed centre, board mm.
+        vel: (M, 2) float64 velocity at the last observation, mm/s.
+        last_t: (M,) float64 time of the last observation, s.
+        hits: (M,) int32 frames in which the track was observed.
+        missed: (M,) int32 consecutive frames without an observation.
+        votes: (M, 4) float64 score-weighted votes for each `DiscKind`.
+        confirmed: (M,) bool seen often enough to be a disc, not a false detection.
+        hist: (M, K, 2) float64 observed centres in the last K frames (NaN = not seen), oldest first.
+    """
+
+    ids: np.ndarray
+    xy: np.ndarray
+    vel: np.ndarray
+    last_t: np.ndarray
+    hits: np.ndarray
+    missed: np.ndarray
+    votes: np.ndarray
+    confirmed: np.ndarray
+    hist: np.ndarray
+
+    @classmethod
+    def empty(cls, history: int) -> TrackArrays:
+        return cls(
+            ids=np.zeros(0, np.int32), xy=np.zeros((0, 2)), vel=np.zeros((0, 2)), last_t=np.zeros(0),
+            hits=np.zeros(0, np.int32), missed=np.zeros(0, np.int32), votes=np.zeros((0, N_KINDS)),
+            confirmed=np.zeros(0, bool), hist=np.zeros((0, history, 2)),
+        )
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    def select(self, keep: np.ndarray) -> TrackArrays:
+        """Rows where `keep` (bool (M,) or index array) selects."""
+        return TrackArrays(**{f.name: getattr(self, f.name)[keep] for f in fields(self)})
+
+    def append(self, other: TrackArrays) -> TrackArrays:
+        return TrackArrays(**{f.name: np.concatenate([getattr(self, f.name), getattr(other, f.name)]) for f in fields(self)})
+
+    def kinds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(kind (M,) int8 by vote, confidence (M,) in [0, 1] = winning share of the votes)."""
+        total = self.votes.sum(axis=1)
+        kind = np.argmax(self.votes, axis=1).astype(np.int8)
+        share = np.where(total > 0, self.votes.max(axis=1) / np.maximum(total, 1e-9), 0.0)
+        return kind, share

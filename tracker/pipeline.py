@@ -1,0 +1,220 @@
+"""`Pipeline`: the one object that owns per-frame state (STYLE §4).
+
+`Pipeline.process(frame, t_s)` runs a flat sequence: check the frame, detect (the detector
+undistorts and rectifies internally and returns board millimetres), track, detect events, and
+hand out the events whose time is safely past, in time order. Stages are injected strategies typed
+by the `Protocol`s below and built from one `PipelineConfig`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import numpy as np
+
+from tracker.detections import FrameDetections
+from tracker.errors import ConfigError
+from tracker.events.detector import EventConfig, EventDetector, EventUpdate
+from tracker.events.filter import sort_events
+from tracker.events.types import GameEvent
+from tracker.specs import BoardSpec, DiscKind, EquipmentSpec, default_equipment, load_board, load_equipment
+from tracker.track import Tracker, TrackerConfig, Tracks
+
+__all__ = ["DetectStage", "DetectionLike", "EventStage", "FrameResult", "Pipeline", "PipelineConfig", "TrackStage"]
+
+
+class DetectionLike(Protocol):
+    """What a detector returns for one frame (`tracker.detect.Detection` satisfies it)."""
+
+    @property
+    def discs(self) -> FrameDetections: ...
+    @property
+    def occluded_fraction(self) -> float: ...
+    def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray: ...
+
+
+class DetectStage(Protocol):
+    def detect(self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None) -> Any: ...
+
+
+class TrackStage(Protocol):
+    def update(self, dets: FrameDetections, *, remove: Any = ()) -> Tracks: ...
+    def reset(self) -> None: ...
+
+
+class EventStage(Protocol):
+    def update(self, tracks: Tracks, *, is_occluded: Callable[[np.ndarray], np.ndarray] | None = None) -> EventUpdate: ...
+    def finish(self) -> tuple[GameEvent, ...]: ...
+    def reset(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineConfig:
+    """Pipeline tuning.
+
+    Attributes:
+        tracker: tracker tuning.
+        events: event detection tuning.
+        max_occluded_fraction: a frame in which more of the board than this is hidden is skipped
+            (the board is briefly covered: nothing can be concluded from it).
+        reorder_s: events are handed out once the video is this far (s) past them, so that
+            decisions made a few frames late still come out in time order.
+        min_score: detections below this score are ignored.
+    """
+
+    tracker: TrackerConfig = field(default_factory=TrackerConfig)
+    events: EventConfig = field(default_factory=EventConfig)
+    max_occluded_fraction: float = 0.6
+    reorder_s: float = 0.4
+    min_score: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.max_occluded_fraction <= 1.0:
+            raise ConfigError(f"PipelineConfig.max_occluded_fraction={self.max_occluded_fraction} outside (0, 1]")
+        if not 0.0 <= self.reorder_s <= 10.0:
+            raise ConfigError(f"PipelineConfig.reorder_s={self.reorder_s} outside [0, 10]")
+        if not 0.0 <= self.min_score <= 1.0:
+            raise ConfigError(f"PipelineConfig.min_score={self.min_score} outside [0, 1]")
+
+
+@dataclass(frozen=True, slots=True)
+class FrameResult:
+    """The outcome of one frame.
+
+    Attributes:
+        frame_idx: frame number from 0 (every frame handed in counts, even a corrupt one).
+        t_s: its time, s.
+        detections: the frame's detections with `track_id` filled (-1: not tracked); empty if skipped.
+        events: events handed out at this frame, in time order (dated when they happened, up to
+            `PipelineConfig.reorder_s` earlier).
+        board_ok: False if the frame was skipped (corrupt, board hidden).
+        tracks: the tracks after this frame (None if skipped).
+    """
+
+    frame_idx: int
+    t_s: float
+    detections: FrameDetections
+    events: tuple[GameEvent, ...]
+    board_ok: bool
+    tracks: Tracks | None = None
+
+
+def _radius_table(equipment: EquipmentSpec) -> np.ndarray:
+    return np.array([equipment.radius_mm(DiscKind(k)) for k in range(4)], dtype=np.float64)
+
+
+class Pipeline:
+    """Frames in, tracks and events out.
+
+    Args:
+        calib: a `calibration.BoardCalibration` (used to build the detector), or None when
+            `detector` is given (or when only `process_detection` will be used).
+        game: "carrom" or "korona".
+        equipment: equipment profile name or spec; default: the game's.
+        config: tuning of every stage.
+        detector: a ready detector (injected strategy); default: `tracker.detect.Detector(calib)`.
+        tracker: a ready tracker; default: `Tracker` from `config.tracker`.
+        events: a ready event detector; default: `EventDetector` from `config.events`.
+
+    Raises:
+        ConfigError: unknown game or equipment, equipment of another game, calibration of another game.
+    """
+
+    def __init__(self, calib: Any = None, *, game: str = "carrom", equipment: str | EquipmentSpec | None = None,
+                 config: PipelineConfig | None = None, detector: DetectStage | None = None,
+                 tracker: TrackStage | None = None, events: EventStage | None = None) -> None:
+        self.config = config or PipelineConfig()
+        self.board: BoardSpec = load_board(game)
+        eq = equipment if isinstance(equipment, EquipmentSpec) else (
+            load_equipment(equipment) if equipment else default_equipment(self.board.game))
+        if eq.game is not self.board.game:
+            raise ConfigError(f"equipment {eq.name!r} is for {eq.game.value}, not {self.board.game.value}")
+        calib_game = getattr(calib, "game", None)
+        if calib_game is not None and str(calib_game) != self.board.game.value:
+            raise ConfigError(f"calibration is for {calib_game}, the pipeline plays {self.board.game.value}")
+        self.equipment = eq
+        if detector is None and calib is not None:
+            from tracker.detect import Detector  # OpenCV-heavy: only when frames are processed
+
+            detector = Detector(calib, equipment=eq)
+        self.detector = detector
+        self.tracker: TrackStage = tracker or Tracker(_radius_table(eq), self.config.tracker)
+        self.events: EventStage = events or EventDetector(self.board, eq, self.config.events)
+        self._frame_idx = -1
+        self._t_prev = -np.inf
+        self._remove: tuple[int, ...] = ()
+        self._held: list[GameEvent] = []
+
+    def reset(self) -> None:
+        """Start again (a new video on the same board)."""
+        self.tracker.reset()
+        self.events.reset()
+        self._frame_idx, self._t_prev, self._remove, self._held = -1, -np.inf, (), []
+
+    def process(self, frame_bgr: np.ndarray | None, t_s: float) -> FrameResult:
+        """Run one video frame through detection, tracking and events.
+
+        Args:
+            frame_bgr: (H, W, 3) uint8 BGR image, or None for a frame that could not be decoded.
+            t_s: its time stamp, s from the start of the video.
+        """
+        self._frame_idx += 1
+        # 1. a missing, corrupt or out-of-order frame is skipped; tracks simply wait for the next one
+        if self.detector is None:
+            raise ConfigError("Pipeline.process needs a detector (give calib or detector)")
+        if not self._is_usable(frame_bgr, t_s):
+            return self._skipped(t_s)
+        # 2. detect: undistort/rectify inside the detector; discs in board mm
+        detection = self.detector.detect(frame_bgr, t_s=t_s, frame_idx=self._frame_idx)
+        # 3-5. track, detect events, release events in time order
+        return self._after_detection(detection, t_s)
+
+    def process_detection(self, detection: DetectionLike, t_s: float) -> FrameResult:
+        """Run one frame's ready-made detection (from a recording, or synthesised in tests)."""
+        self._frame_idx += 1
+        if not t_s > self._t_prev:
+            return self._skipped(t_s)
+        return self._after_detection(detection, t_s)
+
+    def finish(self) -> tuple[GameEvent, ...]:
+        """End of the video: close an open shot and hand out every event still held."""
+        out = sort_events([*self._held, *self.events.finish()])
+        self._held = []
+        return tuple(out)
+
+    # -- steps -----------------------------------------------------------------------------------
+
+    def _is_usable(self, frame_bgr: np.ndarray | None, t_s: float) -> bool:
+        ok = isinstance(frame_bgr, np.ndarray) and frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3
+        return ok and frame_bgr.dtype == np.uint8 and bool(np.isfinite(t_s)) and t_s > self._t_prev  # type: ignore[union-attr]
+
+    def _skipped(self, t_s: float) -> FrameResult:
+        return FrameResult(self._frame_idx, float(t_s), FrameDetections.empty(frame_idx=self._frame_idx), (), False)
+
+    def _after_detection(self, detection: DetectionLike, t_s: float) -> FrameResult:
+        # the board hidden (someone leaning over it): skip rather than lose every disc at once
+        if detection.occluded_fraction > self.config.max_occluded_fraction:
+            return self._skipped(t_s)
+        self._t_prev = t_s
+        dets = detection.discs
+        if self.config.min_score > 0:
+            dets = dets[dets.score >= self.config.min_score]
+        dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)
+        # 3. track (ids that left the board last frame are forgotten first)
+        tracks = self.tracker.update(dets, remove=self._remove)
+        # 4. events
+        update = self.events.update(tracks, is_occluded=detection.is_occluded)
+        self._remove = update.remove
+        # 5. hand out what is safely in the past, in time order
+        released = self._release(update.events, t_s)
+        tracked = replace(dets, track_id=np.array(tracks.det_track_id, dtype=np.int32))
+        return FrameResult(self._frame_idx, float(t_s), tracked, released, True, tracks)
+
+    def _release(self, new: tuple[GameEvent, ...], t_s: float) -> tuple[GameEvent, ...]:
+        self._held.extend(new)
+        cut = t_s - self.config.reorder_s
+        out = sort_events(e for e in self._held if e.t_s <= cut)
+        self._held = [e for e in self._held if e.t_s > cut]
+        return tuple(out)

@@ -1,0 +1,340 @@
+"""Multi-object tracking of discs in board millimetres.
+
+`Tracker.update(dets)` associates one frame's detections with the tracks in two gated
+Hungarian passes:
+
+1. Continuation: each track that was seen recently is compared with every detection by the
+   distance from the detection to the segment between the track's last position and its
+   constant-velocity prediction. The segment (not the predicted point) is what keeps identities
+   at collisions: a disc that stops dead on impact is still on its segment, and a disc that was
+   at rest has a zero-length segment, so neither is pulled towards the other's detection. The
+   gate grows with the track's speed.
+2. Jumps and returns: tracks left over (a disc at rest that was just hit, a fast striker that
+   was not detected for a frame or two, a disc coming out from under a hand) are matched to the
+   detections left over by plain distance, within a gate of the largest plausible speed times
+   the time since it was last seen. Hidden tracks come back only near where they disappeared;
+   the striker, of which there is one, comes back anywhere.
+
+Kinds are decided by score-weighted voting over the track's whole life, not frame by frame;
+a detection whose kind disagrees with a confident track pays a penalty. Tracks that stop being
+seen are kept (dormant): whether such a disc is hidden, pocketed or off the board is the event
+detector's decision, which it reports back through `update(..., remove=ids)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tracker._track_assign import assign, point_segment_distance
+from tracker._track_state import N_KINDS, TrackArrays
+from tracker.detections import FrameDetections
+from tracker.errors import ConfigError
+from tracker.specs import DiscKind
+
+__all__ = ["Tracker", "TrackerConfig", "Tracks"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """Tracker tuning. Lengths in board mm, speeds in mm/s, times in s.
+
+    Attributes:
+        base_gate_mm: gate of a track at rest (detection noise plus a slow push).
+        speed_gate_factor: the continuation gate grows by this fraction of the distance moved per frame.
+        max_speed_mm_s: fastest plausible disc (a hard carrom flick is 5-8 m/s).
+        max_jump_mm: cap on the jump gate.
+        revive_gate_mm: a dormant (hidden) track is taken up again by a detection this close to where it was.
+        coast_frames: a moving track that is missed for up to this many frames keeps its prediction.
+        confirm_hits: observations needed before a new track counts as a disc.
+        drop_tentative_after: a track not yet confirmed is dropped after this many misses in a row.
+        kind_penalty: normalised cost added when a detection's kind disagrees with a confident track.
+        kind_confidence: vote share above which a track's kind is confident.
+        history: frames of position history kept per track (ring buffer).
+        max_dormant: dormant tracks kept at most (oldest dropped first).
+    """
+
+    base_gate_mm: float = 12.0
+    speed_gate_factor: float = 0.6
+    max_speed_mm_s: float = 9000.0
+    max_jump_mm: float = 320.0
+    revive_gate_mm: float = 45.0
+    coast_frames: int = 4
+    confirm_hits: int = 3
+    drop_tentative_after: int = 2
+    kind_penalty: float = 0.6
+    kind_confidence: float = 0.7
+    history: int = 24
+    max_dormant: int = 48
+
+    def __post_init__(self) -> None:
+        ranges = {
+            "base_gate_mm": (self.base_gate_mm, 1.0, 200.0),
+            "speed_gate_factor": (self.speed_gate_factor, 0.0, 5.0),
+            "max_speed_mm_s": (self.max_speed_mm_s, 100.0, 50000.0),
+            "max_jump_mm": (self.max_jump_mm, 10.0, 2000.0),
+            "revive_gate_mm": (self.revive_gate_mm, 1.0, 500.0),
+            "coast_frames": (self.coast_frames, 0, 100),
+            "confirm_hits": (self.confirm_hits, 1, 100),
+            "drop_tentative_after": (self.drop_tentative_after, 1, 100),
+            "kind_penalty": (self.kind_penalty, 0.0, 10.0),
+            "kind_confidence": (self.kind_confidence, 0.0, 1.0),
+            "history": (self.history, 3, 1000),
+            "max_dormant": (self.max_dormant, 0, 10000),
+        }
+        for name, (value, lo, hi) in ranges.items():
+            if not lo <= value <= hi:
+                raise ConfigError(f"TrackerConfig.{name}={value} outside [{lo}, {hi}]")
+
+
+@dataclass(frozen=True, slots=True)
+class Tracks:
+    """Every track after one update (a read-only snapshot).
+
+    Attributes:
+        ids: (M,) int32 track ids (per-tracker counter from 1).
+        kind: (M,) int8 `DiscKind` by vote over the track's life.
+        kind_share: (M,) float64 share of the votes behind `kind`, in [0, 1].
+        xy_mm: (M, 2) float64 last observed centre, board mm.
+        vel_mm_s: (M, 2) float64 velocity at the last observation, mm/s.
+        seen: (M,) bool observed in this frame.
+        missed: (M,) int32 frames since last observed (0 when seen).
+        last_t_s: (M,) float64 time of the last observation, s.
+        confirmed: (M,) bool a real disc (seen in `confirm_hits` frames), not a passing false detection.
+        hist_xy_mm: (M, K, 2) float64 observed centres in the last K frames, oldest first, NaN where not seen.
+        hist_t_s: (K,) float64 times of those frames (NaN before the first).
+        det_track_id: (N,) int32 track id given to each detection of this frame (-1: none).
+        t_s: time of this frame, s.
+        frame_idx: this frame's number.
+    """
+
+    ids: np.ndarray
+    kind: np.ndarray
+    kind_share: np.ndarray
+    xy_mm: np.ndarray
+    vel_mm_s: np.ndarray
+    seen: np.ndarray
+    missed: np.ndarray
+    last_t_s: np.ndarray
+    confirmed: np.ndarray
+    hist_xy_mm: np.ndarray
+    hist_t_s: np.ndarray
+    det_track_id: np.ndarray
+    t_s: float
+    frame_idx: int
+
+    def __post_init__(self) -> None:
+        for name in ("ids", "kind", "kind_share", "xy_mm", "vel_mm_s", "seen", "missed", "last_t_s",
+                     "confirmed", "hist_xy_mm", "hist_t_s", "det_track_id"):
+            getattr(self, name).setflags(write=False)
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    @property
+    def speed_mm_s(self) -> np.ndarray:
+        """(M,) float64 speeds at the last observation, mm/s."""
+        return np.asarray(np.hypot(self.vel_mm_s[:, 0], self.vel_mm_s[:, 1]))
+
+    def index_of(self, track_id: int) -> int:
+        """Row of `track_id`, or -1."""
+        rows = np.flatnonzero(self.ids == track_id)
+        return int(rows[0]) if rows.size else -1
+
+
+@dataclass
+class Tracker:
+    """Keeps disc identities from frame to frame.
+
+    Args:
+        radius_mm: (4,) disc radius per `DiscKind` in mm (from the equipment), used to merge
+            duplicate detections of one disc.
+        config: tuning.
+
+    Examples:
+        >>> tr = Tracker(np.array([15.5, 15.5, 15.5, 20.5]))
+        >>> d = FrameDetections(np.zeros((1, 2), np.float32), np.ones(1, np.float32), np.zeros(1, np.int8),
+        ...                     np.ones(1, np.float32), xy_board=np.array([[10.0, 5.0]], np.float32), t_s=0.0)
+        >>> tr.update(d).ids.tolist()
+        [1]
+    """
+
+    radius_mm: np.ndarray
+    config: TrackerConfig = field(default_factory=TrackerConfig)
+    _state: TrackArrays = field(init=False, repr=False)
+    _hist_t: np.ndarray = field(init=False, repr=False)
+    _next_id: int = field(init=False, repr=False)
+    _t_prev: float | None = field(init=False, repr=False)
+    _frame: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        radius = np.asarray(self.radius_mm, dtype=np.float64)
+        if radius.shape != (N_KINDS,) or not np.all(radius > 0):
+            raise ConfigError(f"radius_mm: expected 4 positive radii (one per DiscKind), got {self.radius_mm!r}")
+        self.radius_mm = radius
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every track; ids start again from 1."""
+        self._state = TrackArrays.empty(self.config.history)
+        self._hist_t = np.full(self.config.history, np.nan)
+        self._next_id = 1
+        self._t_prev = None
+        self._frame = -1
+
+    def update(self, dets: FrameDetections, *, remove: Iterable[int] = ()) -> Tracks:
+        """Take in one frame's detections.
+
+        Args:
+            dets: detections with `xy_board` (board mm) and `t_s` (s) filled.
+            remove: track ids known to have left the board (pocketed, off the board, taken away);
+                they are forgotten before this frame is associated.
+
+        Returns:
+            The tracks after this frame, including `det_track_id` for every detection.
+
+        Raises:
+            ValueError: `dets` lacks `xy_board` or `t_s`, or time went backwards.
+        """
+        if dets.xy_board is None or dets.t_s is None:
+            raise ValueError("dets: xy_board and t_s are required for tracking")
+        t = float(dets.t_s)
+        if self._t_prev is not None and t <= self._t_prev:
+            raise ValueError(f"dets.t_s={t} is not after the previous frame's {self._t_prev}")
+        self._frame = int(dets.frame_idx) if dets.frame_idx is not None else self._frame + 1
+        drop = np.isin(self._state.ids, np.fromiter(remove, dtype=np.int64))
+        st = self._state.select(~drop) if drop.any() else self._state
+        z = dets.xy_board.astype(np.float64)
+        track_of_det = np.full(len(dets), -1, np.intp)
+        # 1. continuation of recently seen tracks (segment from last position to the prediction)
+        rows, cols = self._continue(st, z, dets.kind, t)
+        track_of_det[cols] = rows
+        # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
+        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det)
+        track_of_det[cols2] = rows2
+        # 3. update matched tracks, age the others, start tentative tracks, roll the history
+        st = self._observe(st, z, dets, t, track_of_det)
+        st, track_of_det = self._spawn(st, z, dets, t, track_of_det)
+        det_ids = np.where(track_of_det >= 0, st.ids[np.maximum(track_of_det, 0)] if len(st) else -1, -1)
+        st = self._prune(st)
+        self._state, self._t_prev = st, t
+        return self._snapshot(st, det_ids.astype(np.int32), t)
+
+    # -- association -----------------------------------------------------------------------------
+
+    def _kind_cost(self, st: TrackArrays, det_kind: np.ndarray) -> np.ndarray:
+        kind, share = st.kinds()
+        confident = share >= self.config.kind_confidence
+        mismatch = kind[:, None] != det_kind[None, :]
+        return np.where(mismatch & confident[:, None], self.config.kind_penalty, 0.0)
+
+    def _continue(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+        cfg = self.config
+        live = np.flatnonzero(st.missed <= cfg.coast_frames)
+        if live.size == 0 or z.shape[0] == 0:
+            return np.zeros(0, np.intp), np.zeros(0, np.intp)
+        dt = t - st.last_t[live]
+        pred = st.xy[live] + st.vel[live] * dt[:, None]
+        step = np.hypot(*(pred - st.xy[live]).T)
+        gate = cfg.base_gate_mm + cfg.speed_gate_factor * step
+        dist = point_segment_distance(z, st.xy[live], pred)
+        cost = dist / gate[:, None] + self._kind_cost(st.select(live), det_kind)
+        r, c = assign(cost, cost <= 1.0, 1.0)
+        return live[r], c
+
+    def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
+              track_of_det: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cfg = self.config
+        free_t = np.setdiff1d(np.arange(len(st)), track_of_det[track_of_det >= 0])
+        free_d = np.flatnonzero(track_of_det < 0)
+        if free_t.size == 0 or free_d.size == 0:
+            return np.zeros(0, np.intp), np.zeros(0, np.intp)
+        sub = st.select(free_t)
+        dist = np.linalg.norm(z[free_d][None, :, :] - sub.xy[:, None, :], axis=-1)
+        recent = sub.missed <= cfg.coast_frames
+        jump = np.minimum(cfg.base_gate_mm + cfg.max_speed_mm_s * (t - sub.last_t), cfg.max_jump_mm)
+        gate = np.where(recent, jump, cfg.revive_gate_mm)[:, None] * np.ones((1, free_d.size))
+        kind, share = sub.kinds()
+        is_striker = (kind == DiscKind.STRIKER) & (share >= cfg.kind_confidence) & sub.confirmed
+        striker_pair = is_striker[:, None] & (det_kind[free_d] == DiscKind.STRIKER)[None, :]
+        gate = np.where(striker_pair, np.inf, gate)  # one striker: it may reappear anywhere
+        # a jump and a change of kind together are not plausible: confident kinds must agree here
+        agree = self._kind_cost(sub, det_kind[free_d]) == 0.0
+        cost = dist + np.where(sub.confirmed, 0.0, 50.0)[:, None]
+        r, c = assign(cost, (dist <= gate) & agree, np.full(free_t.size, 1e6))
+        return free_t[r], free_d[c]
+
+    # -- state update ----------------------------------------------------------------------------
+
+    def _observe(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
+                 track_of_det: np.ndarray) -> TrackArrays:
+        cfg = self.config
+        matched = track_of_det >= 0
+        rows, cols = track_of_det[matched], np.flatnonzero(matched)
+        seen = np.zeros(len(st), bool)
+        seen[rows] = True
+        new_xy = st.xy.copy()
+        new_xy[rows] = z[cols]
+        vel = st.vel.copy()
+        dt = np.maximum(t - st.last_t[rows], 1e-6)
+        continuing = st.missed[rows] <= cfg.coast_frames
+        vel[rows] = np.where(continuing[:, None], (z[cols] - st.xy[rows]) / dt[:, None], 0.0)
+        votes = st.votes.copy()
+        np.add.at(votes, (rows, dets.kind[cols].astype(np.intp)), dets.score[cols].astype(np.float64) + 0.05)
+        hits = st.hits + seen
+        hist = np.roll(st.hist, -1, axis=1)
+        hist[:, -1] = np.where(seen[:, None], new_xy, np.nan)
+        last_t = np.where(seen, t, st.last_t)
+        return TrackArrays(
+            ids=st.ids, xy=new_xy, vel=vel, last_t=last_t, hits=hits.astype(np.int32),
+            missed=np.where(seen, 0, st.missed + 1).astype(np.int32), votes=votes,
+            confirmed=st.confirmed | (hits >= cfg.confirm_hits), hist=hist,
+        )
+
+    def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
+               track_of_det: np.ndarray) -> tuple[TrackArrays, np.ndarray]:
+        free = np.flatnonzero(track_of_det < 0)
+        if free.size and len(st):
+            # a second detection of a disc that is already tracked (blur, double ring) is not a new disc
+            near = np.linalg.norm(z[free][:, None, :] - st.xy[None, st.missed == 0, :], axis=-1)
+            r_min = self.radius_mm.min()
+            free = free[(near >= r_min).all(axis=1)] if near.shape[1] else free
+        n = free.size
+        if n == 0:
+            return st, track_of_det
+        votes = np.zeros((n, N_KINDS))
+        votes[np.arange(n), dets.kind[free].astype(np.intp)] = dets.score[free] + 0.05
+        hist = np.full((n, self.config.history, 2), np.nan)
+        hist[:, -1] = z[free]
+        born = TrackArrays(
+            ids=np.arange(self._next_id, self._next_id + n, dtype=np.int32), xy=z[free].copy(),
+            vel=np.zeros((n, 2)), last_t=np.full(n, t), hits=np.ones(n, np.int32),
+            missed=np.zeros(n, np.int32), votes=votes, confirmed=np.full(n, self.config.confirm_hits <= 1),
+            hist=hist,
+        )
+        self._next_id += n
+        out = track_of_det.copy()
+        out[free] = len(st) + np.arange(n)
+        return st.append(born), out
+
+    def _prune(self, st: TrackArrays) -> TrackArrays:
+        cfg = self.config
+        keep = st.confirmed | (st.missed < cfg.drop_tentative_after)
+        dormant = np.flatnonzero(keep & (st.missed > cfg.coast_frames))
+        if dormant.size > cfg.max_dormant:
+            oldest = dormant[np.argsort(st.last_t[dormant])[: dormant.size - cfg.max_dormant]]
+            keep[oldest] = False
+        return st if keep.all() else st.select(keep)
+
+    def _snapshot(self, st: TrackArrays, det_ids: np.ndarray, t: float) -> Tracks:
+        self._hist_t = np.roll(self._hist_t, -1)
+        self._hist_t[-1] = t
+        kind, share = st.kinds()
+        return Tracks(
+            ids=st.ids.copy(), kind=kind, kind_share=share, xy_mm=st.xy.copy(), vel_mm_s=st.vel.copy(),
+            seen=st.missed == 0, missed=st.missed.copy(), last_t_s=st.last_t.copy(), confirmed=st.confirmed.copy(),
+            hist_xy_mm=st.hist.copy(), hist_t_s=self._hist_t.copy(), det_track_id=det_ids,
+            t_s=t, frame_idx=self._frame,
+        )

@@ -31,13 +31,26 @@ class Score:
     direct_ok: int = 0
     first_disc_ok: int = 0
     failures: list[str] = field(default_factory=list)
+    cases: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: Score) -> None:
         for k, v in vars(other).items():
-            if k == "failures":
-                self.failures.extend(v)
+            if k in ("failures", "cases"):
+                getattr(self, k).extend(v)
             else:
                 setattr(self, k, getattr(self, k) + v)
+
+    def fail(self, category: str, text: str) -> None:
+        """Record one failure case under `category` (e.g. "pocketed missed")."""
+        self.cases.append((category, text))
+        self.failures.append(f"[{category}] {text}")
+
+    def buckets(self) -> dict[str, list[str]]:
+        """Failure cases by category, largest bucket first."""
+        out: dict[str, list[str]] = {}
+        for cat, text in self.cases:
+            out.setdefault(cat, []).append(text)
+        return dict(sorted(out.items(), key=lambda kv: -len(kv[1])))
 
     def ratios(self) -> dict[str, float]:
         def r(a: int, b: int) -> float:
@@ -81,6 +94,11 @@ def _key(ev: dict[str, Any], key: str) -> tuple[Any, ...]:
     return ()
 
 
+def _near(ev: dict[str, Any], others: list[dict[str, Any]], kind: str) -> list[tuple[float, Any]]:
+    key = "pocket" if kind == "pocketed" else "off"
+    return [(round(o["t"], 3), _key(o, key)) for o in others if abs(o["t"] - ev["t"]) < 1.0]
+
+
 def _shots(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     starts = {e["shot"]: e for e in events if e["type"] == "shot_start"}
     ends = {e["shot"]: e for e in events if e["type"] == "shot_end"}
@@ -106,14 +124,21 @@ def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]]
     for kind, key in (("pocketed", "pocket"), ("off_board", "off")):
         te = [e for e in truth if e["type"] == kind]
         pe = [e for e in pred if e["type"] == kind]
-        tp = len(_match(te, pe, key, 2 * frame + 1e-6))
+        pairs = _match(te, pe, key, 2 * frame + 1e-6)
+        tp = len(pairs)
         if kind == "pocketed":
             sc.pocket_tp, sc.pocket_pred, sc.pocket_true = tp, len(pe), len(te)
         else:
             sc.off_tp, sc.off_pred, sc.off_true = tp, len(pe), len(te)
-        if tp < max(len(te), len(pe)):
-            sc.failures.append(f"{label} {kind}: truth {[(round(e['t'], 3), _key(e, key)) for e in te]} "
-                               f"pred {[(round(e['t'], 3), _key(e, key)) for e in pe]}")
+        hit_t, hit_p = {i for i, _ in pairs}, {j for _, j in pairs}
+        for i, e in enumerate(te):
+            if i not in hit_t:
+                sc.fail(f"{kind} missed", f"{label} shot {e.get('shot')} frame {e.get('frame')} t {e['t']:.3f} "
+                        f"{_key(e, key)}; pred near: {_near(e, pe, kind)}")
+        for j, e in enumerate(pe):
+            if j not in hit_p:
+                sc.fail(f"{kind} false", f"{label} shot {e.get('shot')} frame {e.get('frame')} t {e['t']:.3f} "
+                        f"{_key(e, key)}; truth near: {_near(e, te, kind)}")
     ts, ps = _shots(truth), _shots(pred)
     sc.shots_true, sc.shots_pred = len(ts), len(ps)
     used: set[int] = set()
@@ -121,25 +146,37 @@ def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]]
         t0 = t_shot["start"]["t"]
         cands = [j for j, p in enumerate(ps) if j not in used and abs(p["start"]["t"] - t0) <= 3 * frame + 1e-6]
         if not cands:
-            sc.failures.append(f"{label} shot {t_shot['start']['shot']} at {t0:.3f}: not found")
+            near = [round(p["start"]["t"], 3) for p in ps if abs(p["start"]["t"] - t0) < 1.0]
+            sc.fail("shot start missed", f"{label} shot {t_shot['start']['shot']} frame "
+                    f"{t_shot['start'].get('frame')} t {t0:.3f}; pred starts near: {near}")
             continue
         j = cands[0]
         used.add(j)
         sc.shots_matched += 1
         p_shot = ps[j]
         tend, pend = t_shot["end"] or {}, p_shot["end"] or {}
-        sc.first_ok += tend.get("first_contact") == pend.get("first_contact")
+        fc_ok = tend.get("first_contact") == pend.get("first_contact")
+        sc.first_ok += fc_ok
+        if not fc_ok:
+            sc.fail("first contact wrong", f"{label} shot {t_shot['start']['shot']} t {t0:.3f}: truth "
+                    f"{tend.get('first_contact')} pred {pend.get('first_contact')}")
         sc.first_disc_ok += tend.get("first_disc") == pend.get("first_disc")
         sc.direct_ok += tend.get("stroke") == pend.get("stroke")
         if _outcome(t_shot) == _outcome(p_shot):
             sc.exact += 1
         else:
-            sc.failures.append(f"{label} shot {t_shot['start']['shot']}: truth {_outcome(t_shot)} pred {_outcome(p_shot)}")
+            sc.fail("shot not exact", f"{label} shot {t_shot['start']['shot']}: truth {_outcome(t_shot)} "
+                    f"pred {_outcome(p_shot)}")
+    for j, p_shot in enumerate(ps):
+        if j not in used:
+            sc.fail("shot start false", f"{label} shot {p_shot['start']['shot']} frame "
+                    f"{p_shot['start'].get('frame')} t {p_shot['start']['t']:.3f}")
     intervals = [(s["start"]["t"] - 2 * frame, (s["end"] or {"t": 1e9})["t"]) for s in ts]
     for e in pred:
         if e["type"] in ("pocketed", "off_board", "shot_start"):
             if not any(a <= e["t"] <= b for a, b in intervals):
                 sc.hand_false += 1
+                sc.fail("event between shots", f"{label} {e['type']} frame {e.get('frame')} t {e['t']:.3f}")
     return sc
 
 

@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shots-per-run", type=int, default=4)
     parser.add_argument("--no-speed", action="store_true", help="skip the speed measurement")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--fps", type=float, action="append", choices=list(_FPS),
+                        help="only runs at this frame rate (repeatable; default all)")
+    parser.add_argument("--cache", metavar="DIR", help="keep simulated play here (pickles) and reuse it")
+    parser.add_argument("--cases", type=int, default=6, help="failure cases listed per category (default 6)")
 
 
 def _run_truth(tl: Any, fps: float, seed: int) -> tuple[list[dict[str, Any]], list[tuple[Any, Any]]]:
@@ -105,9 +109,14 @@ def _truth_ids(dets: Any, truth: dict[str, Any]) -> Any:
 
 
 def run_suite(*, game: str, shots: int, seed: int, detections: str, shots_per_run: int = 4,
-              progress: bool = False) -> tuple[Any, int]:
-    """Run the accuracy suite; returns (summed `Score`, runs)."""
-    from fixtures.play import simulate_play
+              progress: bool = False, per_fps: dict[float, Any] | None = None,
+              only_fps: tuple[float, ...] = (), cache: str | None = None) -> tuple[Any, int]:
+    """Run the accuracy suite; returns (summed `Score`, runs).
+
+    Run k uses seed `seed + k`, frame rate `_FPS[k % 3]` and level `_LEVELS[(k // 3) % 3]`, so a
+    suite is a fixed, reproducible set of runs. `per_fps` (if given) receives a `Score` per frame
+    rate; `only_fps` skips runs at other frame rates.
+    """
     from service.commands._bench_track_score import Score, count_id_switches, score_events
 
     total = Score()
@@ -115,8 +124,10 @@ def run_suite(*, game: str, shots: int, seed: int, detections: str, shots_per_ru
     for k in range(n_runs):
         s = seed + k
         fps, level = _FPS[k % 3], _LEVELS[(k // 3) % 3]
+        if only_fps and fps not in only_fps:
+            continue
         n = min(shots_per_run, shots - k * shots_per_run)
-        tl = simulate_play(game, shots=n, seed=s)
+        tl = _play(game, n, s, cache)
         if detections == "truth":
             pred, pairs = _run_truth(tl, fps, s)
         else:
@@ -124,10 +135,32 @@ def run_suite(*, game: str, shots: int, seed: int, detections: str, shots_per_ru
         sc = score_events(list(tl.events), pred, fps=fps, label=f"seed {s} {fps:.0f}fps {level}")
         sc.id_switches = count_id_switches(pairs)
         total.add(sc)
+        if per_fps is not None:
+            per_fps.setdefault(fps, Score()).add(sc)
         if progress:
             print(f"  run {k + 1}/{n_runs} seed {s} {fps:.0f} fps {level}: shots {sc.shots_true}, "
                   f"exact {sc.exact}", file=sys.stderr)
     return total, n_runs
+
+
+def _play(game: str, shots: int, seed: int, cache: str | None) -> Any:
+    """Simulated play (seeded), from the cache directory if it is there."""
+    import pickle
+    from pathlib import Path
+
+    from fixtures.play import simulate_play
+
+    if cache is None:
+        return simulate_play(game, shots=shots, seed=seed)
+    path = Path(cache) / f"{game}-{shots}-{seed}.pickle"
+    if path.is_file():
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    tl = simulate_play(game, shots=shots, seed=seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        pickle.dump(tl, fh)
+    return tl
 
 
 def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int = 3, seed: int = 7) -> float:
@@ -166,8 +199,10 @@ def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int
 def run(args: argparse.Namespace) -> int:
     shots = 12 if args.quick else args.shots
     t0 = time.time()
+    per_fps: dict[float, Any] = {}
     score, n_runs = run_suite(game=args.game, shots=shots, seed=args.seed, detections=args.detections,
-                              shots_per_run=args.shots_per_run, progress=not args.json)
+                              shots_per_run=args.shots_per_run, progress=not args.json, per_fps=per_fps,
+                              only_fps=tuple(args.fps or ()), cache=args.cache)
     out: dict[str, Any] = {"game": args.game, "shots": score.shots_true, "runs": n_runs,
                            "detections": args.detections, **{k: round(v, 4) for k, v in score.ratios().items()}}
     if args.game != "korona":
@@ -181,11 +216,26 @@ def run(args: argparse.Namespace) -> int:
     out["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
     below = [k for k, floor in FLOORS.items() if k in out and (out[k] > floor if k == "hand_false_events" else out[k] < floor)]
     out["below_floor"] = below
+    out["by_fps"] = {f"{fps:.0f}": {k: round(v, 4) for k, v in sc.ratios().items() if k in _BREAKDOWN} | {
+        "shots": sc.shots_true} for fps, sc in sorted(per_fps.items())}
+    buckets = score.buckets()
+    out["failures"] = {cat: len(cases) for cat, cases in buckets.items()}
     if args.json:
         print(json.dumps(out))
-    else:
-        for k, v in out.items():
+        return 0
+    for k, v in out.items():
+        if k not in ("by_fps", "failures"):
             print(f"{k:24s} {v}")
-        for line in score.failures[:30]:
-            print("  " + line)
+    print("by frame rate:")
+    for fps, row in out["by_fps"].items():
+        print(f"  {fps:>4s} fps  " + "  ".join(f"{k}={v}" for k, v in row.items()))
+    print("failures by category (largest first):")
+    for cat, cases in buckets.items():
+        print(f"  {cat}: {len(cases)}")
+        for line in cases[: args.cases]:
+            print("      " + line)
     return 0
+
+
+_BREAKDOWN = ("pocket_precision", "pocket_recall", "off_board_precision", "off_board_recall", "segmentation",
+              "first_contact", "exact_shots", "hand_false_events")

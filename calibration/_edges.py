@@ -1,0 +1,123 @@
+"""Sub-pixel edge search along normals and robust straight-line fits (board finding helpers).
+
+All coordinates are ORIGINAL image pixels (col, row) unless a name says otherwise.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["colour_distance", "fit_line", "intersect_lines", "search_edges"]
+
+
+def colour_distance(lab: np.ndarray, ref_lab: np.ndarray, *, l_weight: float = 0.5) -> np.ndarray:
+    """Weighted Lab distance of every pixel (..., 3) from `ref_lab` (3,); float32 (...)."""
+    weights = np.array([l_weight, 1.0, 1.0], dtype=np.float32)
+    diff = (lab.astype(np.float32) - np.asarray(ref_lab, np.float32)) * weights
+    return np.asarray(np.sqrt(np.sum(diff * diff, axis=-1)))
+
+
+def search_edges(
+    image_bgr: np.ndarray,
+    p0: np.ndarray,
+    p1: np.ndarray,
+    outward: np.ndarray,
+    surface_lab: np.ndarray,
+    *,
+    n: int = 48,
+    half_width_px: float = 8.0,
+    step_px: float = 0.5,
+    t_range: tuple[float, float] = (0.08, 0.92),
+    min_step: float = 6.0,
+    inner_px: float | None = None,
+) -> np.ndarray:
+    """Find where the surface colour ends along normals of the segment p0 -> p1.
+
+    The profile is the colour distance from the surface colour; the edge is the first strong
+    rise going outwards (so a thin inner-face band beyond the surface does not pull the
+    edge outwards), located to sub-pixel by a parabola through the gradient peak.
+
+    Args:
+        image_bgr: the full image, uint8 (H, W, 3).
+        p0, p1: (2,) segment end points in image pixels.
+        outward: (2,) unit normal pointing off the playing surface.
+        surface_lab: (3,) Lab colour of the surface.
+        n: number of normals.
+        half_width_px: search this far either side of the segment.
+        step_px: sample spacing along each normal.
+        t_range: part of the segment searched (skips the pockets at the corners).
+        min_step: minimum colour rise (Lab units) across the edge.
+        inner_px: how far inside the segment the search starts (default `half_width_px`).
+
+    Returns:
+        (M, 2) float64 edge points, M <= n (normals without a clear edge are dropped).
+    """
+    t = np.linspace(t_range[0], t_range[1], n)
+    base = p0[None, :] + t[:, None] * (p1 - p0)[None, :]
+    offs = np.arange(-(half_width_px if inner_px is None else inner_px), half_width_px + 1e-9, step_px)
+    pts = base[:, None, :] + offs[None, :, None] * outward[None, None, :]
+    h, w = image_bgr.shape[:2]
+    inside = (pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0) & (pts[..., 1] <= h - 1)
+    mx, my = pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32)
+    samples = cv2.remap(image_bgr, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = colour_distance(cv2.cvtColor(samples, cv2.COLOR_BGR2LAB), surface_lab)
+    k = max(1, int(round(1.0 / step_px)))
+    prof = cv2.blur(prof, (2 * k + 1, 1), borderType=cv2.BORDER_REPLICATE)
+    grad = np.zeros_like(prof)
+    grad[:, 1:-1] = (prof[:, 2:] - prof[:, :-2]) * 0.5
+    gmax = grad.max(axis=1)
+    # first local maximum reaching half the strongest rise
+    strong = (grad >= 0.5 * gmax[:, None]) & (grad > 0)
+    peak = np.zeros_like(strong)
+    peak[:, 1:-1] = strong[:, 1:-1] & (grad[:, 1:-1] >= grad[:, :-2]) & (grad[:, 1:-1] >= grad[:, 2:])
+    has = peak.any(axis=1)
+    idx = np.argmax(peak, axis=1)
+    idx = np.clip(idx, 1, grad.shape[1] - 2)
+    rows = np.arange(n)
+    g0, g1, g2 = grad[rows, idx - 1], grad[rows, idx], grad[rows, idx + 1]
+    den = g0 - 2 * g1 + g2
+    sub = np.where(np.abs(den) > 1e-9, 0.5 * (g0 - g2) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
+    sub = np.clip(sub, -0.5, 0.5)
+    rise = prof[:, -1] - prof[:, 0]
+    ok = has & (gmax * 2 * k >= min_step * 0.5) & (rise > min_step) & inside[rows, idx]
+    ok &= (idx > 1) & (idx < grad.shape[1] - 2)
+    off = offs[0] + (idx + sub) * step_px
+    return np.asarray((base + off[:, None] * outward[None, :])[ok])
+
+
+def fit_line(
+    pts: np.ndarray, *, iters: int = 4, min_tol_px: float = 0.75
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Total-least-squares line with iterative outlier rejection.
+
+    Args:
+        pts: (N, 2) points, N >= 2.
+
+    Returns:
+        (point (2,), unit direction (2,), inlier mask (N,)).
+    """
+    keep = np.ones(len(pts), bool)
+    c = pts.mean(axis=0)
+    d = np.array([1.0, 0.0])
+    for _ in range(iters):
+        if keep.sum() < 2:
+            break
+        sel = pts[keep]
+        c = sel.mean(axis=0)
+        _, _, vt = np.linalg.svd(sel - c, full_matrices=False)
+        d = vt[0]
+        normal = np.array([-d[1], d[0]])
+        res = np.abs((pts - c) @ normal)
+        mad = float(np.median(res[keep])) * 1.4826
+        keep = res <= max(min_tol_px, 3.0 * mad)
+    return c, d, keep
+
+
+def intersect_lines(c1: np.ndarray, d1: np.ndarray, c2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    """Intersection of two lines given as point + direction, or None when (nearly) parallel."""
+    a = np.array([d1, -d2]).T
+    if abs(np.linalg.det(a)) < 1e-9:
+        return None
+    s = np.linalg.solve(a, c2 - c1)
+    return np.asarray(c1 + s[0] * d1)

@@ -1,0 +1,410 @@
+"""Find the playing surface without markers: `find_board(frame) -> BoardCalibration | Failed`.
+
+Steps:
+    1. On a downscaled copy, find the surface colour (largest colour cluster in the middle
+       of the picture) and the connected region of that colour around the centre; close it
+       so discs, lines and hands do not cut it.
+    2. Simplify the region's convex hull to a polygon; its long sides that do not run along
+       the image border are the surface edges (pockets only clip the hull's corners).
+    3. At full resolution, search each edge to sub-pixel along its normals (first rise of the
+       colour distance going outwards) and fit straight lines robustly. Without a lens model
+       the dominant radial distortion is estimated from the curvature of the four edges.
+    4. Corners are line intersections; the homography maps the undistorted corners onto the
+       board's corners in mm. When one edge is outside the picture it is placed from the other
+       three (the surface is square) and the score is lowered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration._edges import colour_distance, fit_line, intersect_lines, search_edges
+from calibration._surface import candidate_thresholds, hull_runs, on_border, surface_colour, surface_mask
+from calibration.appearance import Appearance
+from calibration.geometry import order_corners
+from calibration.lens import LensModel, estimate_radial_from_lines
+from calibration.model import BoardCalibration, Failed
+from tracker.specs import load_board
+
+__all__ = ["find_board", "BoardFinderConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFinderConfig:
+    """Tuning of `find_board`.
+
+    Attributes:
+        work_side_px: longest side of the downscaled image used for the coarse search.
+        min_area_frac: the surface must cover at least this fraction of the picture.
+        estimate_distortion: estimate radial distortion from the edges when no lens is given.
+        edge_samples: normals searched per edge.
+    """
+
+    work_side_px: int = 640
+    min_area_frac: float = 0.08
+    estimate_distortion: bool = True
+    edge_samples: int = 64
+
+
+def _outward(p0: np.ndarray, p1: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    d = (p1 - p0) / np.linalg.norm(p1 - p0)
+    nrm = np.array([-d[1], d[0]])
+    return nrm if np.dot((p0 + p1) / 2 - centre, nrm) > 0 else -nrm
+
+
+def _refine_side(
+    image: np.ndarray,
+    p0: np.ndarray,
+    p1: np.ndarray,
+    centre: np.ndarray,
+    colour: np.ndarray,
+    spread: float,
+    coarse_px: float,
+    n: int,
+    side_px: float,
+    inner_frac: float = 0.0,
+) -> np.ndarray:
+    """Two passes of normal search: wide around the coarse side, then narrow around the fit."""
+    out = _outward(p0, p1, centre)
+    # with inner_frac > 0 the search starts well inside and takes the first rise going outwards
+    # (for colour regions that leaked over a shadowed or worn frame)
+    inner = coarse_px + inner_frac * side_px
+    pts = search_edges(
+        image,
+        p0,
+        p1,
+        out,
+        colour,
+        n=n,
+        half_width_px=coarse_px,
+        step_px=1.0,
+        min_step=max(4.0, 2 * spread),
+        inner_px=inner,
+    )
+    if len(pts) < 6:
+        return pts
+    c, d, keep = fit_line(pts, min_tol_px=1.5)
+    if inner_frac > 0:
+        q0, q1 = c + np.dot(p0 - c, d) * d, c + np.dot(p1 - c, d) * d
+        pts = search_edges(
+            image,
+            q0,
+            q1,
+            out,
+            colour,
+            n=n,
+            half_width_px=coarse_px,
+            step_px=1.0,
+            min_step=max(4.0, 2 * spread),
+            inner_px=inner,
+        )
+        if len(pts) < 6:
+            return pts
+        c, d, keep = fit_line(pts, min_tol_px=1.5)
+    # project the segment ends onto the fitted line and search narrowly (curvature allowance)
+    q0 = c + np.dot(p0 - c, d) * d
+    q1 = c + np.dot(p1 - c, d) * d
+    span = float(np.linalg.norm(q1 - q0))
+    return search_edges(
+        image,
+        q0,
+        q1,
+        out,
+        colour,
+        n=n,
+        half_width_px=4.0 + 0.006 * span,
+        step_px=0.5,
+        min_step=max(4.0, 2 * spread),
+    )
+
+
+def _fit_sides(
+    side_pts: list[np.ndarray], lens: LensModel | None
+) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Lines (point, direction, inlier fraction) in undistorted pixels."""
+    lines = []
+    for pts in side_pts:
+        und = pts if lens is None else lens.undistort_points(pts)
+        c, d, keep = fit_line(und)
+        lines.append((c, d, float(keep.mean())))
+    return lines
+
+
+def _complete_square(lines: list[tuple[np.ndarray, np.ndarray, float]], centre: np.ndarray
+) -> list[tuple[np.ndarray, np.ndarray, float]] | None:
+    """Place a missing fourth side opposite the side whose two neighbours are both present."""
+    dirs = [ln[1] for ln in lines]
+    # the lone side is the one roughly perpendicular to both others
+    for i in range(3):
+        j, k = [m for m in range(3) if m != i]
+        if abs(np.dot(dirs[i], dirs[j])) < 0.5 and abs(np.dot(dirs[i], dirs[k])) < 0.5:
+            break
+    else:
+        return None
+    ci = intersect_lines(lines[i][0], dirs[i], lines[j][0], dirs[j])
+    ck = intersect_lines(lines[i][0], dirs[i], lines[k][0], dirs[k])
+    if ci is None or ck is None:
+        return None
+    length = float(np.linalg.norm(ck - ci))
+    inward_j = dirs[j] if np.dot(centre - ci, dirs[j]) > 0 else -dirs[j]
+    inward_k = dirs[k] if np.dot(centre - ck, dirs[k]) > 0 else -dirs[k]
+    a, b = ci + inward_j * length, ck + inward_k * length
+    d = (b - a) / np.linalg.norm(b - a)
+    return [*lines, ((a + b) / 2, d, 0.0)]
+
+
+def _corners_from_lines(
+    lines: list[tuple[np.ndarray, np.ndarray, float]], centre: np.ndarray
+) -> np.ndarray | None:
+    """(4, 2) undistorted corners, ordered NW, NE, SE, SW, from four lines in any order."""
+    normals = [np.array([-d[1], d[0]]) for _, d, _ in lines]
+    ang = [
+        np.arctan2(*(np.dot(centre - c, n) * n)[::-1]) for (c, _, _), n in zip(lines, normals, strict=True)
+    ]
+    order = np.argsort(ang)
+    pts = []
+    for a, b in zip(order, np.roll(order, -1), strict=True):
+        p = intersect_lines(lines[a][0], lines[a][1], lines[b][0], lines[b][1])
+        if p is None:
+            return None
+        pts.append(p)
+    return order_corners(np.array(pts))
+
+
+def _plausible(corners: np.ndarray, w: int, h: int, min_area_frac: float) -> str | None:
+    """Reason the quad cannot be a board seen from above, or None."""
+    a, b = corners[2] - corners[0], corners[3] - corners[1]
+    area = 0.5 * abs(a[0] * b[1] - a[1] * b[0])
+    if area < min_area_frac * w * h:
+        return f"surface region covers only {100 * area / (w * h):.1f}% of the picture"
+    if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
+        return "edges do not form a convex quadrilateral"
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    if sides.min() < 0.35 * sides.max():
+        return (
+            f"edges form a quadrilateral too skewed for a board (side ratio {sides.min() / sides.max():.2f})"
+        )
+    for i in range(4):
+        u, v = corners[i - 1] - corners[i], corners[(i + 1) % 4] - corners[i]
+        cosang = np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v))
+        if abs(cosang) > 0.75:
+            return "edges meet at angles no square board shows under 30-40 degrees of tilt"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    pts: np.ndarray  # (M, 2) edge points, original pixels
+    support: float  # fraction of normals with a clear edge
+    length: float  # coarse length, original pixels
+
+
+def _candidate_sides(
+    frame: np.ndarray,
+    mask: np.ndarray,
+    scale: float,
+    colour: np.ndarray,
+    spread: float,
+    n: int,
+    inner_frac: float,
+) -> tuple[list[_Side], np.ndarray]:
+    """Refined straight hull runs of the surface mask (runs along the image border only when
+    the surface visibly ends just inside the picture)."""
+    h, w = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    peri = cv2.arcLength(hull, True)
+    centre = np.array(np.nonzero(mask)[::-1], dtype=np.float64).mean(axis=1) / scale
+    sides = []
+    for a, b, length in hull_runs(hull):
+        if length < 0.2 * peri / 4:
+            continue
+        border = on_border(a, b, w, h, 1.5)
+        # wide enough for a shadowed band along the frame that the colour mask left out
+        coarse = 3.0 / scale + 4.0 + 0.015 * max(frame.shape[:2])
+        pts = _refine_side(
+            frame, a / scale, b / scale, centre, colour, spread, coarse, n, peri / 4 / scale, inner_frac
+        )
+        support = len(pts) / n
+        if len(pts) < 8:
+            continue
+        if border and (len(pts) < 12 or fit_line(pts, min_tol_px=1.5)[2].mean() < 0.8):
+            continue
+        sides.append(_Side(pts, support, length / scale))
+    sides = _merge_collinear(sides, tol_px=0.01 * max(frame.shape[:2]))
+    sides.sort(key=lambda s: -s.support * s.length)
+    return sides[:4], centre
+
+
+def _merge_collinear(sides: list[_Side], *, tol_px: float) -> list[_Side]:
+    """Join sides whose fitted lines coincide (an edge split by a hand, a disc or a worn patch)."""
+    lines = [fit_line(s.pts, min_tol_px=1.5)[:2] for s in sides]
+    merged: list[_Side] = []
+    used = [False] * len(sides)
+    for i in range(len(sides)):
+        if used[i]:
+            continue
+        group = [i]
+        for j in range(i + 1, len(sides)):
+            if used[j]:
+                continue
+            (ci, di), (cj, dj) = lines[i], lines[j]
+            normal = np.array([-di[1], di[0]])
+            if abs(np.dot(di, dj)) > np.cos(np.deg2rad(4.0)) and abs(np.dot(cj - ci, normal)) < tol_px:
+                group.append(j)
+                used[j] = True
+        pts = np.concatenate([sides[k].pts for k in group])
+        merged.append(
+            _Side(pts, min(1.0, sum(sides[k].support for k in group)), sum(sides[k].length for k in group))
+        )
+    return merged
+
+
+def _fit_board(
+    frame: np.ndarray,
+    sides: list[_Side],
+    centre: np.ndarray,
+    game: str,
+    lens: LensModel | None,
+    config: BoardFinderConfig,
+) -> BoardCalibration | Failed:
+    """Lines, optional distortion estimate, corners and homography from 3 or 4 refined sides."""
+    h, w = frame.shape[:2]
+    notes: list[str] = []
+    side_pts = [s.pts for s in sides]
+    if lens is None and config.estimate_distortion and len(sides) == 4:
+        lens = estimate_radial_from_lines(side_pts, (w, h))
+        if lens is not None:
+            notes.append(f"radial distortion estimated from the board edges: k1={lens.dist[0]:.4f}")
+    lines = _fit_sides(side_pts, lens)
+    score = float(np.mean([f * s.support for (_, _, f), s in zip(lines, sides, strict=True)]))
+    centre_und = centre if lens is None else lens.undistort_points(centre[None])[0]
+    if len(lines) == 3:
+        done = _complete_square(lines, centre_und)
+        if done is None:
+            return Failed("three edges visible but they do not outline a square")
+        lines, score = done, score * 0.6
+        notes.append("one surface edge is outside the picture; placed from the other three")
+    corners_und = _corners_from_lines(lines, centre_und)
+    if corners_und is None:
+        return Failed("surface edges are parallel; cannot intersect them")
+    reason = _plausible(corners_und, w, h, config.min_area_frac)
+    if reason is not None:
+        return Failed(reason)
+    spec = load_board(game)
+    H = cv2.getPerspectiveTransform(corners_und.astype(np.float32), spec.corners_mm.astype(np.float32))
+    corners_px = corners_und if lens is None else lens.distort_points(corners_und)
+    return BoardCalibration(
+        game=spec.game.value,
+        image_size=(w, h),
+        corners_px=corners_px,
+        image_to_board=H,
+        lens=lens,
+        score=score,
+        notes=tuple(notes),
+    )
+
+
+def _purity(dist: np.ndarray, quad_px: np.ndarray, thr: float) -> float:
+    """Share of the pixels inside `quad_px` (work-image pixels) within `thr` of the surface colour."""
+    mask = np.zeros(dist.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(quad_px).astype(np.int32), 1)
+    inside = mask > 0
+    return float((dist[inside] < thr).mean()) if inside.any() else 0.0
+
+
+def _surface_beyond(dist: np.ndarray, quad_px: np.ndarray, thr: float) -> float:
+    """Largest share of surface-coloured pixels in a band just outside any side of `quad_px`."""
+    centre = quad_px.mean(axis=0)
+    size = float(np.sqrt(abs(cv2.contourArea(quad_px.astype(np.float32)))))
+    worst = 0.0
+    for i in range(4):
+        a, b = quad_px[i], quad_px[(i + 1) % 4]
+        out = _outward(a, b, centre)
+        # the middle 70 % of the side, from just outside it to 3 % of the board size further out
+        q0, q1 = a + (b - a) * 0.15 + 0.004 * size * out, a + (b - a) * 0.85 + 0.004 * size * out
+        band = np.array([q0, q1, q1 + 0.03 * size * out, q0 + 0.03 * size * out])
+        mask = np.zeros(dist.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.rint(band).astype(np.int32), 1)
+        inside = mask > 0
+        if inside.sum() > 10:
+            worst = max(worst, float((dist[inside] < thr).mean()))
+    return worst
+
+
+def find_board(
+    frame_bgr: np.ndarray,
+    *,
+    game: str = "carrom",
+    lens: LensModel | None = None,
+    config: BoardFinderConfig = BoardFinderConfig(),
+) -> BoardCalibration | Failed:
+    """Find the playing surface of a carrom or korona board in one picture.
+
+    Several colour thresholds are tried (tight to loose); the best-supported plausible
+    board wins.
+
+    Args:
+        frame_bgr: (H, W, 3) uint8 BGR image, original (distorted) pixels.
+        game: "carrom" or "korona" (sets the board size in mm).
+        lens: known lens model; None estimates the radial distortion from the board's edges.
+        config: tuning.
+
+    Returns:
+        A `BoardCalibration` (corners NW, NE, SE, SW in original pixels, homography from
+        undistorted pixels to board mm), or `Failed(reason)`.
+
+    Raises:
+        ValueError: `frame_bgr` is not an (H, W, 3) uint8 image.
+    """
+    if (
+        not isinstance(frame_bgr, np.ndarray)
+        or frame_bgr.ndim != 3
+        or frame_bgr.shape[2] != 3
+        or frame_bgr.dtype != np.uint8
+    ):
+        raise ValueError(
+            f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}"
+        )
+    load_board(game)
+    h, w = frame_bgr.shape[:2]
+    if min(h, w) < 32:
+        return Failed(f"image too small ({w}x{h})")
+    scale = min(1.0, config.work_side_px / max(h, w))
+    small = (
+        cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else frame_bgr
+    )
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    colour, spread = surface_colour(lab)
+    dist = colour_distance(lab, colour)
+    best: BoardCalibration | Failed = Failed("no uniform playing surface found around the picture centre")
+    for thr, inner_frac in ((t, f) for t in candidate_thresholds(dist, spread) for f in (0.0, 0.04)):
+        mask = surface_mask(dist, thr)
+        if mask is None:
+            continue
+        sides, centre = _candidate_sides(
+            frame_bgr, mask, scale, colour, spread, config.edge_samples, inner_frac
+        )
+        if len(sides) < 3:
+            if isinstance(best, Failed) and best.reason.startswith("no uniform"):
+                best = Failed(f"only {len(sides)} straight surface edges visible; need at least 3")
+            continue
+        result = _fit_board(frame_bgr, sides, centre, game, lens, config)
+        if isinstance(result, Failed):
+            best = result if isinstance(best, Failed) else best
+            continue
+        # a quad that swallowed part of the frame holds pixels far from the surface colour
+        quad = result.corners_px * scale
+        # and one that stopped short of an edge has surface colour just outside a side
+        beyond = _surface_beyond(dist, quad, 25.0)
+        result = result.with_(score=result.score * _purity(dist, quad, 18.0) ** 2 * (1.0 - beyond) ** 2)
+        if isinstance(best, Failed) or result.score > best.score:
+            best = result
+    if isinstance(best, BoardCalibration):
+        best = best.with_(appearance=Appearance(colour, spread))
+    return best

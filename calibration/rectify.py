@@ -1,0 +1,114 @@
+"""Rectification: one precomputed remap from the ORIGINAL (distorted) frame to a top-down board image.
+
+The board image has a fixed scale (`px_per_mm`), so disc radii are constants in it. Its
+pixel (col, row) = (u, v) maps to board mm as `xy_mm = (uv - centre_px) / px_per_mm`, with
+the board centre at `centre_px = ((W - 1) / 2, (H - 1) / 2)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.model import BoardCalibration
+from tracker._validate import check_shape
+
+__all__ = ["BoardMaps", "build_board_maps", "sample_points"]
+
+
+def sample_points(image: np.ndarray, uv: np.ndarray, *, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """Bilinear samples of `image` (H, W[, C]) at float pixel positions `uv` (..., 2) -> (..., [C]).
+
+    One `cv2.remap` call whatever the number of points (laid out in rows of 256).
+    """
+    flat = np.asarray(uv, dtype=np.float32).reshape(-1, 2)
+    n = len(flat)
+    cols = 256
+    rows = max(1, -(-n // cols))
+    pad = np.full((rows * cols, 2), -1.0, np.float32)
+    pad[:n] = flat
+    grid = pad.reshape(rows, cols, 2)
+    out = cv2.remap(image, grid[..., 0], grid[..., 1], interpolation, borderMode=cv2.BORDER_REPLICATE)
+    extra = image.shape[2:] if image.ndim == 3 else ()
+    return out.reshape(rows * cols, *extra)[:n].reshape(*np.shape(uv)[:-1], *extra)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMaps:
+    """Fixed-point remap tables from the original frame to the rectified board image.
+
+    Attributes:
+        px_per_mm: board image scale.
+        margin_mm: extra band around the playing surface (covers pockets and the frame's edge).
+        size: (width, height) of the board image in pixels.
+        map1, map2: `cv2.convertMaps` output (CV_16SC2 + CV_16UC1).
+        image_size: (width, height) of the original frames these maps expect.
+        map_float: (H, W, 2) float32 original-image pixel of every board-image pixel (for
+            sampling board mm positions in the original frame, see `board_mm_to_original`).
+    """
+
+    px_per_mm: float
+    margin_mm: float
+    size: tuple[int, int]
+    map1: np.ndarray
+    map2: np.ndarray
+    image_size: tuple[int, int]
+    map_float: np.ndarray
+
+    @property
+    def centre_px(self) -> np.ndarray:
+        return np.array([(self.size[0] - 1) / 2.0, (self.size[1] - 1) / 2.0])
+
+    def rectify(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """(H, W, C) original frame -> rectified board image (size[1], size[0], C), same dtype."""
+        if (frame_bgr.shape[1], frame_bgr.shape[0]) != self.image_size:
+            raise ValueError(
+                f"frame_bgr: expected a {self.image_size[0]}x{self.image_size[1]} frame, "
+                f"got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}"
+            )
+        return cv2.remap(frame_bgr, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def to_mm(self, uv: np.ndarray) -> np.ndarray:
+        """(N, 2) board-image pixels -> (N, 2) float64 board mm."""
+        return np.asarray((np.asarray(uv, dtype=np.float64) - self.centre_px) / self.px_per_mm)
+
+    def to_px(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N, 2) board mm -> (N, 2) float64 board-image pixels."""
+        return np.asarray(np.asarray(xy_mm, dtype=np.float64) * self.px_per_mm + self.centre_px)
+
+    def board_mm_to_original(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(..., 2) board mm -> (..., 2) float32 original-image pixels, by bilinear lookup in the
+        precomputed map (exact to well under 0.01 px for scales >= 0.3 px/mm)."""
+        xy = np.asarray(xy_mm, dtype=np.float32)
+        uv = xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32)
+        return sample_points(self.map_float, uv)
+
+
+def build_board_maps(
+    calib: BoardCalibration, *, px_per_mm: float = 0.6, margin_mm: float = 20.0
+) -> BoardMaps:
+    """Precompute the remap from original frame pixels to the board image.
+
+    Args:
+        calib: the board calibration.
+        px_per_mm: board image scale (0.5-1.0 is a good range for speed vs. detail).
+        margin_mm: band kept around the playing surface, mm.
+
+    Returns:
+        The maps; `BoardMaps.rectify(frame)` then costs one `cv2.remap`.
+    """
+    if not 0.05 <= px_per_mm <= 4.0:
+        raise ValueError(f"px_per_mm must be in [0.05, 4], got {px_per_mm}")
+    side_mm = calib.board_size_mm() + 2 * margin_mm
+    n = int(round(side_mm * px_per_mm))
+    c = (n - 1) / 2.0
+    v, u = np.mgrid[0:n, 0:n].astype(np.float64)
+    xy_mm = np.stack([(u.ravel() - c) / px_per_mm, (v.ravel() - c) / px_per_mm], axis=1)
+    px = calib.board_to_original(xy_mm)
+    px = np.nan_to_num(px, nan=-10.0).reshape(n, n, 2).astype(np.float32)
+    check_shape(px, (n, n, 2), "map")
+    map1, map2 = cv2.convertMaps(px, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+    px.setflags(write=False)
+    return BoardMaps(px_per_mm, margin_mm, (n, n), map1, map2, calib.image_size, px)

@@ -1,0 +1,76 @@
+"""Board finding on seeded renders (corner error) and on the annotated real photos."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import Failed, find_board
+from calibration.geometry import order_corners
+from tests._helpers import real_dir
+
+fixtures_render = pytest.importorskip("fixtures.render")
+
+
+@pytest.mark.parametrize(
+    ("seed", "level", "layout"),
+    [
+        (101, "clean", "break"),
+        (102, "normal", "scatter"),
+        (103, "hard", "break"),
+        (104, "normal", "break"),
+        (105, "hard", "scatter"),
+    ],
+    ids=["clean-break", "normal-scatter", "hard-break", "normal-break", "hard-scatter"],
+)
+def test_corners_on_renders(seed: int, level: str, layout: str) -> None:
+    img, truth = fixtures_render.render_still("carrom", seed, level=level, layout=layout)
+    calib = find_board(img)
+    assert calib, getattr(calib, "reason", "")
+    err = np.linalg.norm(calib.corners_px - np.asarray(truth["board_corners_px"]), axis=1)
+    assert np.median(err) <= 1.5 and err.max() <= 4.0, err
+    np.testing.assert_allclose(order_corners(calib.corners_px), calib.corners_px)
+    # the homography sends the corners (undistorted) to the board's corners
+    back = calib.original_to_board(calib.corners_px)
+    np.testing.assert_allclose(np.abs(back), 370.0, atol=0.5)
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((200, 300, 3), np.uint8),
+        np.full((200, 300, 3), 128, np.uint8),
+        np.random.default_rng(5).integers(0, 255, (240, 320, 3), dtype=np.uint8),
+    ],
+    ids=["black", "grey", "noise"],
+)
+def test_no_board_is_a_reasoned_failure(image: np.ndarray) -> None:
+    out = find_board(image)
+    assert isinstance(out, Failed) and out.reason
+
+
+@pytest.mark.parametrize(
+    "bad", [np.zeros((10, 10), np.uint8), np.zeros((10, 10, 3), np.float32)], ids=["grey", "float"]
+)
+def test_misuse_raises(bad: np.ndarray) -> None:
+    with pytest.raises(ValueError):
+        find_board(bad)
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("photo", ["nic", "mai", "s35", "t01"], ids=["nic", "mai", "s35", "t01"])
+def test_real_whole_board_photos(photo: str) -> None:
+    folder = real_dir()
+    entry = next(
+        e for e in json.loads((folder / "annotations.json").read_text())["images"] if e["id"] == photo
+    )
+    img = cv2.imread(str(folder / entry["file"]))
+    calib = find_board(img)
+    assert calib, getattr(calib, "reason", "")
+    tol = 0.02 * max(img.shape[:2])
+    for truth, found in zip(entry["board_corners_px"], calib.corners_px, strict=True):
+        if truth is not None:
+            assert np.linalg.norm(np.asarray(truth) - found) <= tol

@@ -1,0 +1,305 @@
+"""Static, per-calibration facts the detector reuses every frame: masks of the surface and the
+printed circles in the board image, pocket positions, edge sample points for `board_moved`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.model import BoardCalibration
+from calibration.rectify import BoardMaps, sample_points
+from tracker.detections import FrameDetections
+from tracker.specs import BoardSpec, EquipmentSpec, Game
+
+__all__ = ["BoardGeometry", "build_geometry", "edge_contrast", "marking_centres_mm", "surface_lab_from"]
+
+
+def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
+    """(K, 2) centres of printed filled circles (carrom base circles and centre circle), and their radius."""
+    if board.game is not Game.CARROM:
+        return np.zeros((0, 2)), 0.0
+    r = board.base_circle_diameter_mm / 2
+    y = board.half_mm - board.base_line_outer_from_edge_mm - r
+    x = board.base_line_length_mm / 2 - r
+    base = np.array([[sx * x, y] for sx in (-1, 1)])
+    rots = [np.array([[c, -s], [s, c]]) for c, s in ((1, 0), (0, 1), (-1, 0), (0, -1))]
+    pts = np.concatenate([base @ R.T for R in rots] + [np.zeros((1, 2))])
+    return pts, board.centre_circle_diameter_mm / 2
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGeometry:
+    """See module doc. Board-image masks are (H, W) in `BoardMaps` pixels."""
+
+    shape: tuple[int, int]
+    man_r: float
+    striker_r: float
+    radii_mm: tuple[float, ...]
+    half_mm: float
+    centre_valid: np.ndarray
+    surface: np.ndarray
+    surface_px: int
+    markings: np.ndarray
+    surface_half: np.ndarray
+    surface_half_px: int
+    markings_half: np.ndarray
+    marking_xy_mm: np.ndarray
+    marking_r_mm: float
+    pockets_mm: np.ndarray
+    pocket_r_mm: float
+    mark_face_idx: np.ndarray
+    mark_band_idx: np.ndarray
+    vote_weight: np.ndarray
+    edge_in_px: np.ndarray
+    edge_out_px: np.ndarray
+    maps: BoardMaps
+
+    def inside(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: centre on the surface or over a pocket (not out on the frame)."""
+        return np.asarray(np.all(np.abs(xy_mm) <= self.half_mm + 2.0, axis=1))
+
+    def flags(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N,) uint8 `FrameDetections.FLAG_*` from position (over a pocket)."""
+        d = (
+            np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+            if len(xy_mm)
+            else np.zeros(0)
+        )
+        return np.where(d < self.pocket_r_mm + 0.3 * self.man_r, FrameDetections.FLAG_OVER_POCKET, 0).astype(
+            np.uint8
+        )
+
+    def near_pocket(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: a disc here may overlap a pocket hole."""
+        if len(xy_mm) == 0:
+            return np.zeros(0, bool)
+        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        return np.asarray(d < self.pocket_r_mm + self.striker_r)
+
+    def is_pocket_hole(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: a circle centred on a pocket that is not man-sized: the hole itself (a disc
+        cannot rest centred over the hole; a man passing over it still fits a man's radius)."""
+        if len(xy_mm) == 0:
+            return np.zeros(0, bool)
+        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        man_sized = np.abs(radius_mm - self.man_r) < 0.1 * self.man_r
+        return np.asarray((d < 0.35 * self.pocket_r_mm) & ~man_sized)
+
+    def local_px_per_mm(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N,) original-image pixels per board mm around each point."""
+        if len(xy_mm) == 0:
+            return np.zeros(0)
+        a = self.maps.board_mm_to_original(xy_mm)
+        b = self.maps.board_mm_to_original(xy_mm + np.array([1.0, 0.0]))
+        c = self.maps.board_mm_to_original(xy_mm + np.array([0.0, 1.0]))
+        return np.asarray(0.5 * (np.linalg.norm(b - a, axis=1) + np.linalg.norm(c - a, axis=1)))
+
+    def marking_colours(self, board_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Median Lab of the face (r < 6 mm) and band (11-13.5 mm) of every printed circle: (K, 3) each."""
+        if len(self.marking_xy_mm) == 0:
+            z = np.zeros((0, 3))
+            return z, z
+        face = np.median(board_lab[self.mark_face_idx[..., 1], self.mark_face_idx[..., 0]], axis=1)
+        band = np.median(board_lab[self.mark_band_idx[..., 1], self.mark_band_idx[..., 0]], axis=1)
+        return face.astype(np.float64), band.astype(np.float64)
+
+    def is_printed_circle(
+        self,
+        xy_mm: np.ndarray,
+        kind: np.ndarray,
+        board_lab: np.ndarray,
+        face_lab: np.ndarray | None = None,
+        rim_lab: np.ndarray | None = None,
+        radius_mm: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """(N,) bool: the candidate is a printed filled circle rather than a disc.
+
+        The base circles are printed alike, and most are bare in any frame: a circle that looks
+        like the median of the others is bare too (a disc on it looks different: no light ring
+        between fill and outline). The centre circle has no sibling; it is dropped only when
+        another queen is on the board (there is one queen), or when it looks printed: a fill
+        smaller than the printed outline with a dark line round it (a queen's rim is only a
+        little darker than its face).
+        """
+        n = len(xy_mm)
+        if len(self.marking_xy_mm) == 0 or n == 0:
+            return np.zeros(n, bool)
+        d = np.linalg.norm(xy_mm[:, None, :] - self.marking_xy_mm[None], axis=2)
+        nearest = np.argmin(d, axis=1)
+        on_mark = d[np.arange(n), nearest] < 10.0
+        face, band = self.marking_colours(board_lab)
+        base = slice(0, len(face) - 1)
+        tf, tb = np.median(face[base], axis=0), np.median(band[base], axis=0)
+        w = np.array([0.5, 1.0, 1.0])
+        alike = (np.linalg.norm((face - tf) * w, axis=1) < 18.0) & (
+            np.linalg.norm((band - tb) * w, axis=1) < 18.0
+        )
+        alike[-1] = False
+        printed = on_mark & alike[nearest]
+        at_centre = on_mark & (nearest == len(face) - 1) & (kind == 2)
+        other_queen = np.any((kind == 2) & ~at_centre & ~printed)
+        if face_lab is not None and rim_lab is not None and radius_mm is not None:
+            ratio = rim_lab[:, 0] / np.maximum(face_lab[:, 0], 1.0)
+            outline = ((radius_mm < 0.96 * self.marking_r_mm) & (ratio < 0.9)) | (ratio < 0.8)
+        else:
+            outline = np.zeros(n, bool)
+        return np.asarray(printed | (at_centre & (other_queen | outline)))
+
+
+def _edge_points(board: BoardSpec, maps: BoardMaps, offset_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    h = board.half_mm
+    t = np.linspace(-0.8 * h, 0.8 * h, 24)
+    ones = np.ones_like(t)
+    inner: list[np.ndarray] = []
+    outer: list[np.ndarray] = []
+    for sx, sy, along_x in ((0, -1, True), (1, 0, False), (0, 1, True), (-1, 0, False)):
+        for off, out in ((-offset_mm, inner), (offset_mm, outer)):
+            e = h + off
+            pts = np.stack([t, sy * e * ones], 1) if along_x else np.stack([sx * e * ones, t], 1)
+            out.append(pts)
+    return maps.board_mm_to_original(np.concatenate(inner)), maps.board_mm_to_original(np.concatenate(outer))
+
+
+# Common boards draw a round arrow (an arc of about this radius) around the inner end of each
+# diagonal arrow; the laws do not fix it, so it is masked generously.
+_ARROW_ARC_MM = 32.0
+
+
+def printed_lines_mask(board: BoardSpec, maps: BoardMaps, *, width_mm: float = 5.0) -> np.ndarray:
+    """(H, W) bool board-image mask of the printed lines and circle outlines the spec places
+    (base lines, outer circle, diagonal arrows and their arcs; korona zone lines), widened to
+    `width_mm`. Their edges are static and must not vote for disc centres. The base circles and
+    the centre circle are disc-sized and hold discs (queen, striker) too often to be masked;
+    `BoardGeometry.is_printed_circle` deals with them."""
+    n = maps.size[0]
+    img = np.zeros((n, n), np.uint8)
+    s = maps.px_per_mm
+    th = max(1, int(round(width_mm * s)))
+
+    def pt(x: float, y: float) -> tuple[int, int]:
+        u, v = maps.to_px(np.array([[x, y]]))[0]
+        return int(round(u * 16)), int(round(v * 16))
+
+    def line(a: tuple[float, float], b: tuple[float, float]) -> None:
+        cv2.line(img, pt(*a), pt(*b), 255, th, cv2.LINE_8, 4)
+
+    def circle(c: tuple[float, float], r: float) -> None:
+        cv2.circle(img, pt(*c), int(round(r * s * 16)), 255, th, cv2.LINE_8, 4)
+
+    h = board.half_mm
+    rots = [np.array([[c, -sn], [sn, c]]) for c, sn in ((1, 0), (0, 1), (-1, 0), (0, -1))]
+    if board.game is Game.CARROM:
+        r = board.base_circle_diameter_mm / 2
+        y_out = h - board.base_line_outer_from_edge_mm
+        y_in = y_out - board.base_line_gap_mm
+        x_end = board.base_line_length_mm / 2 - r
+        pocket = np.array([h - board.pocket_inset_mm] * 2)
+        d = -pocket / np.linalg.norm(pocket)
+        a0 = pocket + d * board.arrow_start_from_pocket_mm
+        a1 = a0 + d * board.arrow_length_mm
+        for R in rots:
+            for y in (y_out, y_in):
+                line(tuple(R @ [-x_end, y]), tuple(R @ [x_end, y]))
+            line(tuple(R @ a0), tuple(R @ a1))
+            circle(tuple(R @ a1), _ARROW_ARC_MM)
+        circle((0.0, 0.0), board.outer_circle_diameter_mm / 2)
+    else:
+        circle((0.0, 0.0), board.centre_circle_diameter_mm / 2)
+        y = h - board.rail_zone_depth_mm
+        x = board.rail_zone_length_mm / 2
+        for R in rots:
+            line(tuple(R @ [-x, y]), tuple(R @ [x, y]))
+            for sx in (-1, 1):
+                line(tuple(R @ [sx * x, y]), tuple(R @ [sx * x, h]))
+    return img > 0
+
+
+def _mark_offsets(marks: np.ndarray, maps: BoardMaps) -> tuple[np.ndarray, np.ndarray]:
+    """Board-image pixel indices (K, P, 2) of the face and band sample sets of each marking."""
+    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    unit = np.stack([np.cos(ang), np.sin(ang)], 1)
+    face_pts = np.concatenate([np.zeros((1, 2))] + [r * unit for r in (2.5, 5.0)])
+    band_pts = np.concatenate([r * unit for r in (11.0, 12.25, 13.5)])
+    n = maps.size[0] - 1
+
+    def idx(offs: np.ndarray) -> np.ndarray:
+        uv = maps.to_px(marks[:, None, :] + offs[None])
+        return np.asarray(np.clip(np.rint(uv), 0, n).astype(np.intp))
+
+    return idx(face_pts), idx(band_pts)
+
+
+def build_geometry(
+    board: BoardSpec,
+    maps: BoardMaps,
+    eq: EquipmentSpec,
+    calib: BoardCalibration,
+    *,
+    moved_offset_mm: float = 4.0,
+) -> BoardGeometry:
+    n = maps.size[0]
+    v, u = np.mgrid[0:n, 0:n]
+    x = (u - maps.centre_px[0]) / maps.px_per_mm
+    y = (v - maps.centre_px[1]) / maps.px_per_mm
+    h = board.half_mm
+    man_r, striker_r = eq.man_diameter_mm / 2, eq.striker_diameter_mm / 2
+    centre_valid = (np.abs(x) <= h + 4.0) & (np.abs(y) <= h + 4.0)
+    pockets = board.pockets_mm
+    dpk = np.min(np.hypot(x[..., None] - pockets[:, 0], y[..., None] - pockets[:, 1]), axis=2)
+    surf = (np.abs(x) <= h - 1.0) & (np.abs(y) <= h - 1.0) & (dpk > board.pocket_radius_mm + 2.0)
+    marks, mark_r = marking_centres_mm(board)
+    mk = np.zeros((n, n), bool)
+    if len(marks):
+        dm = np.min(np.hypot(x[..., None] - marks[:, 0], y[..., None] - marks[:, 1]), axis=2)
+        mk = dm <= mark_r + 3.0
+        mk |= np.hypot(x, y) <= board.outer_circle_diameter_mm / 2 + 2.0
+    e_in, e_out = _edge_points(board, maps, moved_offset_mm)
+    face_idx, band_idx = _mark_offsets(marks, maps)
+    half = (n + 1) // 2
+    surf_half = cv2.resize(surf.astype(np.uint8) * 255, (half, half), interpolation=cv2.INTER_NEAREST)
+    mk_half = cv2.resize(mk.astype(np.uint8) * 255, (half, half), interpolation=cv2.INTER_NEAREST)
+    radii = tuple(sorted({man_r, striker_r}))
+    return BoardGeometry(
+        shape=(n, n),
+        man_r=man_r,
+        striker_r=striker_r,
+        radii_mm=radii,
+        half_mm=h,
+        centre_valid=centre_valid,
+        surface=surf.astype(np.uint8) * 255,
+        surface_px=int(surf.sum()),
+        markings=mk.astype(np.uint8) * 255,
+        surface_half=surf_half,
+        surface_half_px=int(np.count_nonzero(surf_half)),
+        markings_half=mk_half,
+        marking_xy_mm=marks,
+        marking_r_mm=mark_r,
+        pockets_mm=pockets,
+        pocket_r_mm=board.pocket_radius_mm,
+        mark_face_idx=face_idx,
+        mark_band_idx=band_idx,
+        vote_weight=np.where(printed_lines_mask(board, maps), 0.0, 1.0).astype(np.float32),
+        edge_in_px=e_in,
+        edge_out_px=e_out,
+        maps=maps,
+    )
+
+
+def surface_lab_from(board_lab: np.ndarray, surface: np.ndarray) -> tuple[np.ndarray, float]:
+    """Median Lab of the surface pixels and their median distance from it."""
+    px = board_lab[surface > 0][::7].astype(np.float64)
+    colour = np.median(px, axis=0)
+    w = np.array([0.5, 1.0, 1.0])
+    spread = float(np.median(np.linalg.norm((px - colour) * w, axis=1)))
+    return colour, max(spread, 1.0)
+
+
+def edge_contrast(frame_bgr: np.ndarray, geom: BoardGeometry) -> np.ndarray:
+    """(P,) Lab distance between paired samples just inside and just outside the surface edges."""
+    both = np.concatenate([geom.edge_in_px, geom.edge_out_px])
+    bgr = sample_points(frame_bgr, both).reshape(1, -1, 3)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    a, b = lab[: len(geom.edge_in_px)], lab[len(geom.edge_in_px) :]
+    return np.asarray(np.linalg.norm((a - b) * np.array([0.5, 1.0, 1.0], np.float32), axis=1))

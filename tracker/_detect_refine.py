@@ -1,0 +1,277 @@
+"""Sub-millimetre disc centres by radial edge search in the ORIGINAL frame.
+
+For every candidate (all at once) rays are cast from the centre in board mm, mapped into the
+original image through the precomputed rectification map and sampled there at full
+resolution. Along each ray the edge is the strongest rise of the colour distance from the
+disc's own face colour between 0.75 R and 1.3 R (the dark rim belongs to the disc; a shadow
+beyond the rim is further from the face colour still, so the rise sits at the outline).
+A weighted least-squares fit of r(theta) = R + dx cos(theta) + dy sin(theta) per disc gives
+the centre shift and the radius.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from calibration.rectify import BoardMaps, sample_points
+
+__all__ = ["RefineResult", "refine_discs"]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Where rays are sampled: `n_rays` directions, `n_samples` radii from 0 to 1.35 R; boolean
+    masks over the radii name the parts of a disc (face, search band for the outline, ...)."""
+
+    n_rays: int
+    n_samples: int
+    dirs: np.ndarray = field(init=False)
+    r_frac: np.ndarray = field(init=False)
+    design: np.ndarray = field(init=False)
+    face: np.ndarray = field(init=False)
+    search: np.ndarray = field(init=False)
+    band: np.ndarray = field(init=False)
+    edge: np.ndarray = field(init=False)
+    inner: np.ndarray = field(init=False)
+    rim: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        ang = np.linspace(0.0, 2 * np.pi, self.n_rays, endpoint=False)
+        r = np.linspace(0.0, 1.35, self.n_samples).astype(np.float32)
+        object.__setattr__(self, "dirs", np.stack([np.cos(ang), np.sin(ang)], axis=1).astype(np.float32))
+        object.__setattr__(self, "r_frac", r)
+        object.__setattr__(self, "design", np.stack([np.ones(self.n_rays), np.cos(ang), np.sin(ang)], axis=1))
+        parts = (("face", 0.0, 0.45), ("search", 0.72, 1.32), ("band", 0.72, 0.86), ("edge", 0.9, 1.0),
+                 ("inner", 0.25, 0.5), ("rim", 0.86, 1.0))
+        for name, lo, hi in parts:
+            object.__setattr__(self, name, (r >= lo) & (r <= hi))
+
+
+_SCREEN = _Plan(16, 12)  # cheap first look at every candidate
+_FINE = _Plan(24, 28)  # full resolution for the survivors
+
+
+@dataclass(frozen=True, slots=True)
+class RefineResult:
+    """Refined discs (arrays of the same length N).
+
+    Attributes:
+        xy_mm: (N, 2) float64 centres, board mm.
+        radius_mm: (N,) fitted radii.
+        face_lab: (N, 3) mean Lab of the face (inner 45 %).
+        support: (N,) fraction of rays with an edge consistent with the fit.
+        contrast: (N,) median edge rise (Lab units).
+        ring_lab: (N, 3) median Lab just outside the outline (1.1-1.3 R).
+        band_lab: (N, 3) median Lab of the outer face band (0.72-0.86 R).
+        shade: (N, 3) mean Lab of the outermost 10 % of the disc (its rim).
+        coverage: (N,) number of the 8 octants holding at least one consistent outline ray.
+        rim: (N,) fraction of rays whose outer 14 % is darker than their inner face (a disc's
+            rim runs all round; two printed lines one diameter apart darken only two arcs).
+    """
+
+    xy_mm: np.ndarray
+    radius_mm: np.ndarray
+    face_lab: np.ndarray
+    support: np.ndarray
+    contrast: np.ndarray
+    ring_lab: np.ndarray
+    band_lab: np.ndarray
+    shade: np.ndarray
+    coverage: np.ndarray
+    rim: np.ndarray
+
+
+def _sample_rays(
+    frame_bgr: np.ndarray, maps: BoardMaps, xy_mm: np.ndarray, r_mm: np.ndarray, plan: _Plan
+) -> np.ndarray:
+    """(N, M, K, 3) float32 Lab samples along the rays of each disc (sampled in BGR, then converted)."""
+    radii = r_mm[:, None].astype(np.float32) * plan.r_frac[None, :]
+    pts = xy_mm[:, None, None, :].astype(np.float32) + radii[:, None, :, None] * plan.dirs[None, :, None, :]
+    px = maps.board_mm_to_original(pts)
+    bgr = sample_points(frame_bgr, px)  # (N, M, K, 3) uint8
+    lab = cv2.cvtColor(bgr.reshape(-1, plan.n_samples, 3), cv2.COLOR_BGR2LAB)
+    return lab.reshape(bgr.shape).astype(np.float32)
+
+
+def _face_mask(plan: _Plan, hole_frac: np.ndarray) -> np.ndarray:
+    """(N, K) float32: the sample radii that show the disc's face (outside any hole, inside the rim)."""
+    r = plan.r_frac[None, :]
+    lo = np.where(hole_frac > 0, hole_frac + 0.1, 0.0)[:, None]
+    hi = np.where(hole_frac > 0, np.maximum(hole_frac + 0.3, 0.8), 0.45)[:, None]
+    return np.asarray(((r >= lo) & (r <= hi)).astype(np.float32))
+
+
+def _masked_mean(samples: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """(N, M, K, 3) samples, (N, K) mask -> (N, 3) mean over rays and masked radii."""
+    w = mask[:, None, :, None]
+    return np.asarray((samples * w).sum(axis=(1, 2)) / np.maximum(w.sum(axis=(1, 2)) * samples.shape[1], 1.0))
+
+
+def _edges(
+    samples: np.ndarray, r_mm: np.ndarray, plan: _Plan, face_mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edge radius (N, M) mm, rise (N, M), face Lab (N, 3)."""
+    r_frac = plan.r_frac
+    face = _masked_mean(samples, face_mask)
+    diff = samples - face[:, None, None, :]
+    diff[..., 0] *= 0.5
+    d = np.sqrt(np.einsum("nmkc,nmkc->nmk", diff, diff))
+    g = np.zeros_like(d)
+    g[..., 1:-1] = 0.5 * (d[..., 2:] - d[..., :-2])
+    gs = np.where(plan.search[None, None, :], g, -np.inf)
+    k = np.clip(np.argmax(gs, axis=2), 1, len(r_frac) - 2)
+    g0 = np.take_along_axis(g, (k - 1)[..., None], 2)[..., 0]
+    g1 = np.take_along_axis(g, k[..., None], 2)[..., 0]
+    g2 = np.take_along_axis(g, (k + 1)[..., None], 2)[..., 0]
+    den = g0 - 2 * g1 + g2
+    safe = np.where(np.abs(den) > 1e-6, den, -1.0)
+    sub = np.clip(np.where(np.abs(den) > 1e-6, 0.5 * (g0 - g2) / safe, 0.0), -0.5, 0.5)
+    step = float(r_frac[1] - r_frac[0])
+    edge_r = (r_frac[0] + (k + sub) * step) * r_mm[:, None]
+    return edge_r, g1 * 2.0, face
+
+
+def _fit(edge_r: np.ndarray, weight: np.ndarray, plan: _Plan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted LSQ of r = R + dx cos + dy sin per disc -> (R (N,), shift (N, 2), residual (N, M))."""
+    A = plan.design
+    ata = np.einsum("nm,mi,mj->nij", weight, A, A) + np.eye(3) * 1e-6
+    atb = np.einsum("nm,mi,nm->ni", weight, A, edge_r.astype(np.float64))
+    sol = np.linalg.solve(ata, atb[..., None])[..., 0]
+    return sol[:, 0], sol[:, 1:], edge_r - (sol @ A.T)
+
+
+def _iterate(
+    frame_bgr: np.ndarray,
+    maps: BoardMaps,
+    xy: np.ndarray,
+    r_nom: np.ndarray,
+    min_rise: float,
+    plan: _Plan,
+    hole_frac: np.ndarray,
+) -> tuple[np.ndarray, ...]:
+    """One round: sample, find edges, fit robustly, move the centres."""
+    samples = _sample_rays(frame_bgr, maps, xy, r_nom, plan)
+    edge_r, rise, face = _edges(samples, r_nom, plan, _face_mask(plan, hole_frac))
+    strong = rise > min_rise
+    weight = strong.astype(np.float64)
+    for _rob in range(2):
+        fit_r, shift, res = _fit(edge_r, weight, plan)
+        tol = np.clip(2.5 * np.median(np.abs(res), axis=1), 0.05 * r_nom, 0.1 * r_nom)
+        weight = (strong & (np.abs(res) <= tol[:, None])).astype(np.float64)
+    good = weight.sum(axis=1) >= 6
+    max_shift = 0.35 * r_nom[:, None]
+    xy = np.where(good[:, None], xy + np.clip(shift, -max_shift, max_shift), xy)
+    radius = np.where(good, fit_r, r_nom)
+    return xy, radius, samples, rise, face, weight
+
+
+def _screen_on_board(
+    board_lab: np.ndarray,
+    maps: BoardMaps,
+    xy: np.ndarray,
+    r_nom: np.ndarray,
+    min_rise: float,
+    hole_frac: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cheap first round in the rectified board image (Lab): moved centres (mm), ray weights
+    and the relative radius misfit of each candidate."""
+    plan = _SCREEN
+    r_px = r_nom * maps.px_per_mm
+    radii = r_px[:, None].astype(np.float32) * plan.r_frac[None, :]
+    uv = maps.to_px(xy).astype(np.float32)
+    pts = uv[:, None, None, :] + radii[:, None, :, None] * plan.dirs[None, :, None, :]
+    samples = sample_points(board_lab, pts).astype(np.float32)
+    edge_r, rise, _ = _edges(samples, r_px, plan, _face_mask(plan, hole_frac))
+    strong = rise > min_rise
+    weight = strong.astype(np.float64)
+    for _rob in range(2):
+        _, shift, res = _fit(edge_r, weight, plan)
+        tol = np.clip(2.5 * np.median(np.abs(res), axis=1), 0.06 * r_px, 0.12 * r_px)
+        weight = (strong & (np.abs(res) <= tol[:, None])).astype(np.float64)
+    good = weight.sum(axis=1) >= 6
+    max_shift = 0.35 * r_px[:, None]
+    moved = np.where(good[:, None], np.clip(shift, -max_shift, max_shift), 0.0) / maps.px_per_mm
+    fit_r, _, _ = _fit(edge_r, weight, plan)
+    # an outline of the wrong size (printed arcs, neighbours' outlines) is no disc of this size
+    misfit = np.abs(fit_r / r_px - 1.0)
+    weight = np.where((misfit <= 0.25)[:, None], weight, 0.0)
+    return xy + moved, weight, misfit
+
+
+def _unique(xy: np.ndarray, quality: np.ndarray, radius: float) -> np.ndarray:
+    """Indices of candidates with no better one within `radius` (mm): one hypothesis per disc."""
+    d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+    order = np.arange(len(xy))
+    better = (quality[None, :] > quality[:, None]) | (
+        (quality[None, :] == quality[:, None]) & (order[None, :] < order[:, None])
+    )
+    return np.nonzero(~np.any((d < radius) & better, axis=1))[0]
+
+
+def refine_discs(
+    frame_bgr: np.ndarray,
+    maps: BoardMaps,
+    xy_mm: np.ndarray,
+    r_mm: np.ndarray,
+    *,
+    min_rise: float = 8.0,
+    min_support: float = 0.35,
+    hole_mm: np.ndarray | None = None,
+    board_lab: np.ndarray | None = None,
+) -> RefineResult:
+    """Refine candidate centres (N, 2) board mm with nominal radii (N,) mm; see module doc.
+
+    Two rounds: a cheap screening round (in the rectified `board_lab` when given, else in the
+    frame), then a full-resolution round only for candidates whose first round found an
+    outline on at least `min_support` of the rays in 5 of 8 octants.
+    """
+    xy = np.asarray(xy_mm, dtype=np.float64).copy()
+    r_nom = np.asarray(r_mm, dtype=np.float64)
+    hole = np.zeros(len(xy)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
+    hole_frac = hole / np.maximum(r_nom, 1e-6)
+    if board_lab is not None:
+        xy, weight, misfit = _screen_on_board(board_lab, maps, xy, r_nom, min_rise, hole_frac)
+    else:
+        xy, _, _, _, _, weight = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
+        misfit = np.zeros(len(xy))
+    octants = (weight > 0).reshape(len(xy), 8, _SCREEN.n_rays // 8).any(axis=2).sum(axis=1)
+    alive = np.nonzero((weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4))[0]
+    alive = alive[
+        _unique(xy[alive], weight[alive].mean(axis=1) - misfit[alive], 0.5 * float(r_nom.min(initial=1.0)))
+    ]
+    xy, r_nom, hole_frac = xy[alive], r_nom[alive], hole_frac[alive]
+    n = len(alive)
+    if n == 0:
+        z = np.zeros((0, 3))
+        return RefineResult(
+            np.zeros((0, 2)), np.zeros(0), z, np.zeros(0), np.zeros(0), z, z, z, np.zeros(0), np.zeros(0)
+        )
+    p = _FINE
+    xy, radius, samples, rise, face, weight = _iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac)
+    support = weight.mean(axis=1)
+    contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
+    band = samples[:, :, p.band].reshape(n, -1, 3).mean(axis=1)
+    outside = samples[:, :, -4:].reshape(n, -1, 3).mean(axis=1)
+    octants = (weight > 0).reshape(n, 8, p.n_rays // 8).any(axis=2).sum(axis=1)
+    light = samples[..., 0]
+    fm = _face_mask(p, hole_frac)
+    inner_l = (light * fm[:, None, :]).sum(axis=2) / np.maximum(fm.sum(axis=1), 1.0)[:, None]
+    rim = (light[:, :, p.rim].min(axis=2) < inner_l - 6.0).mean(axis=1)
+    # mean Lab just inside the fitted outline: a disc's rim keeps its face's hue, a printed
+    # circle's outline is in line colour
+    edge_lab = samples[:, :, p.edge].reshape(n, -1, 3).mean(axis=1)
+    return RefineResult(
+        xy,
+        radius,
+        face.astype(np.float64),
+        support,
+        contrast,
+        outside,
+        band.astype(np.float64),
+        edge_lab.astype(np.float64),
+        octants,
+        rim,
+    )

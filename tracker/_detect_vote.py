@@ -1,0 +1,110 @@
+"""Disc candidates in the rectified board image by fixed-radius circle voting.
+
+Every strong colour edge votes for the two points one disc radius away along its gradient
+(a disc may be lighter or darker than what surrounds it). Because the board image has a
+fixed scale, each disc size needs one accumulator; touching discs keep separate peaks since
+each outline votes for its own centre. Straight printed lines spread their votes thinly.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["edge_field", "vote_centres"]
+
+
+def edge_field(
+    far: np.ndarray, light: np.ndarray, *, min_mag: float, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Strong edges of two scalar images, the stronger of the two at each pixel.
+
+    Args:
+        far: (H, W) float32 colour distance from the surface (dark and coloured discs).
+        light: (H, W) float32 lightness (light discs whose colour is close to the surface still
+            have a darker rim and a shadow).
+        min_mag: minimum gradient magnitude (units per pixel).
+        weight: optional (H, W) float32 0/1 mask; edges where it is 0 (printed lines) are ignored.
+
+    Returns:
+        (ys, xs, unit (K, 2) float32 gradient directions (dx, dy)) of edge pixels.
+    """
+    gx = cv2.Sobel(far, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(far, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    lx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    ly = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    m1, m2 = cv2.magnitude(gx, gy), cv2.magnitude(lx, ly)
+    use_l = m2 > m1
+    mag = np.where(use_l, m2, m1)
+    if weight is not None:
+        mag *= weight
+    ys, xs = np.nonzero(mag > min_mag)
+    m = mag[ys, xs]
+    sel = use_l[ys, xs]
+    ux = np.where(sel, lx[ys, xs], gx[ys, xs]) / m
+    uy = np.where(sel, ly[ys, xs], gy[ys, xs]) / m
+    return ys, xs, np.stack([ux, uy], axis=1)
+
+
+def _accumulate(shape: tuple[int, int], pts: np.ndarray, unit: np.ndarray, radius_px: float) -> np.ndarray:
+    h, w = shape
+    cand = np.concatenate([pts + radius_px * unit, pts - radius_px * unit])
+    ci = np.rint(cand).astype(np.int32)
+    ok = (ci[:, 0] >= 0) & (ci[:, 0] < w) & (ci[:, 1] >= 0) & (ci[:, 1] < h)
+    acc = np.bincount(ci[ok, 1] * w + ci[ok, 0], minlength=h * w).astype(np.float32).reshape(h, w)
+    return cv2.boxFilter(acc, -1, (5, 5), normalize=False)  # votes land within ~2 px of the centre
+
+
+def _tie_breaker(shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    return (np.arange(h * w, dtype=np.float32).reshape(h, w) * np.float32(1e-6 / (h * w)))
+
+
+def vote_centres(
+    shape: tuple[int, int],
+    ys: np.ndarray,
+    xs: np.ndarray,
+    unit: np.ndarray,
+    radii_px: tuple[float, ...],
+    *,
+    min_frac: float,
+    max_peaks: int,
+    valid: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Accumulate votes for circle centres of each radius and return the strongest peaks.
+
+    Each accumulator is normalised by the votes of a complete outline (edges ~2 px thick) and
+    searched for local maxima on its own (a striker-sized plateau must not hide men).
+
+    Args:
+        shape: (H, W) of the board image.
+        ys, xs, unit: edge pixels and gradient directions from `edge_field`.
+        radii_px: circle radii in board-image pixels.
+        min_frac: minimum share of a complete outline's votes.
+        max_peaks: keep at most this many peaks per radius (strongest first).
+        valid: optional (H, W) bool, where centres may lie.
+
+    Returns:
+        (peaks (P, 2) float32 (x, y) board-image px, index of the radius (P,), vote share (P,)).
+    """
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    out_uv, out_which, out_v = [], [], []
+    for i, r in enumerate(radii_px):
+        acc = _accumulate(shape, pts, unit, r) * np.float32(1.0 / (2 * np.pi * r * 2.0))
+        # a tiny ramp breaks ties, so a flat-topped peak yields one candidate, not several
+        acc += _tie_breaker(shape)
+        if valid is not None:
+            acc[~valid] = 0.0
+        k = max(3, int(round(r)) | 1)
+        peak = (acc >= cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (
+            acc >= min_frac
+        )
+        py, px = np.nonzero(peak)
+        v = acc[py, px]
+        if len(v) > max_peaks:
+            top = np.argpartition(-v, max_peaks)[:max_peaks]
+            py, px, v = py[top], px[top], v[top]
+        out_uv.append(np.stack([px, py], axis=1).astype(np.float32))
+        out_which.append(np.full(len(v), i, np.intp))
+        out_v.append(v)
+    return np.concatenate(out_uv), np.concatenate(out_which), np.concatenate(out_v)

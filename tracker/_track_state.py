@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-__all__ = ["TrackArrays", "N_KINDS"]
+__all__ = ["TrackArrays", "N_KINDS", "vote_kinds"]
 
 N_KINDS = 4  # DiscKind values 0..3
 
@@ -24,7 +24,10 @@ class TrackArrays:
         missed: (M,) int32 consecutive frames without an observation.
         votes: (M, 4) float64 score-weighted votes for each `DiscKind`.
         confirmed: (M,) bool seen often enough to be a disc, not a false detection.
-        hist: (M, K, 2) float64 observed centres in the last K frames (NaN = not seen), oldest first.
+        hist: (M, K, 2) float64 observed centres in the last K frames (NaN = not seen), a ring:
+            column `head` of the owning tracker is the newest (no per-frame shifting of the history).
+        kind: (M,) int8 `DiscKind` by vote (kept in step with `votes` by `refresh_kinds`).
+        share: (M,) float64 share of the votes behind `kind`.
     """
 
     ids: np.ndarray
@@ -36,13 +39,16 @@ class TrackArrays:
     votes: np.ndarray
     confirmed: np.ndarray
     hist: np.ndarray
+    kind: np.ndarray
+    share: np.ndarray
 
     @classmethod
     def empty(cls, history: int) -> TrackArrays:
         return cls(
             ids=np.zeros(0, np.int32), xy=np.zeros((0, 2)), vel=np.zeros((0, 2)), last_t=np.zeros(0),
             hits=np.zeros(0, np.int32), missed=np.zeros(0, np.int32), votes=np.zeros((0, N_KINDS)),
-            confirmed=np.zeros(0, bool), hist=np.zeros((0, history, 2)),
+            confirmed=np.zeros(0, bool), hist=np.zeros((0, history, 2)), kind=np.zeros(0, np.int8),
+            share=np.zeros(0),
         )
 
     def __len__(self) -> int:
@@ -50,14 +56,33 @@ class TrackArrays:
 
     def select(self, keep: np.ndarray) -> TrackArrays:
         """Rows where `keep` (bool (M,) or index array) selects."""
-        return TrackArrays(**{f.name: getattr(self, f.name)[keep] for f in fields(self)})
+        return TrackArrays(*[getattr(self, name)[keep] for name in _NAMES])
 
     def append(self, other: TrackArrays) -> TrackArrays:
-        return TrackArrays(**{f.name: np.concatenate([getattr(self, f.name), getattr(other, f.name)]) for f in fields(self)})
+        return TrackArrays(*[np.concatenate([getattr(self, name), getattr(other, name)]) for name in _NAMES])
 
     def kinds(self) -> tuple[np.ndarray, np.ndarray]:
         """(kind (M,) int8 by vote, confidence (M,) in [0, 1] = winning share of the votes)."""
-        total = self.votes.sum(axis=1)
-        kind = np.argmax(self.votes, axis=1).astype(np.int8)
-        share = np.where(total > 0, self.votes.max(axis=1) / np.maximum(total, 1e-9), 0.0)
-        return kind, share
+        return self.kind, self.share
+
+    def refresh_kinds(self) -> None:
+        """Recompute `kind` and `share` from `votes` (after the votes changed)."""
+        self.kind, self.share = vote_kinds(self.votes)
+
+
+def vote_kinds(votes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(kind (M,) int8 by vote, share (M,) in [0, 1] of the votes behind it) from (M, 4) votes.
+
+    Examples:
+        >>> k, s = vote_kinds(np.array([[0.0, 3.0, 1.0, 0.0]]))
+        >>> k.tolist(), s.tolist()
+        ([1], [0.75])
+    """
+    total = votes.sum(axis=1)
+    kind = np.argmax(votes, axis=1).astype(np.int8)
+    best = np.take_along_axis(votes, kind[:, None].astype(np.intp), axis=1)[:, 0]
+    share = np.where(total > 0, best / np.maximum(total, 1e-9), 0.0)
+    return kind, share
+
+
+_NAMES = tuple(f.name for f in fields(TrackArrays))

@@ -80,7 +80,9 @@ class FrameDetections:
 
     def __getitem__(self, index: Any) -> FrameDetections:
         """Boolean mask or index array selection; returns a new object."""
-        picked = {f: (None if getattr(self, f) is None else np.array(getattr(self, f)[index])) for f in _ARRAY_FIELDS}
+        picked: dict[str, Any] = {
+            f: (None if getattr(self, f) is None else np.array(getattr(self, f)[index])) for f in _ARRAY_FIELDS
+        }
         return replace(self, **picked)
 
     @classmethod

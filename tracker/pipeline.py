@@ -140,7 +140,9 @@ class Pipeline:
 
             detector = Detector(calib, equipment=eq)
         self.detector = detector
-        self.tracker: TrackStage = tracker or Tracker(_radius_table(eq), self.config.tracker)
+        self.tracker: TrackStage = tracker or Tracker(_radius_table(eq), self.config.tracker,
+                                                       sinks_mm=self.board.pockets_mm,
+                                                       sink_radius_mm=self.board.pocket_no_return_mm)
         self.events: EventStage = events or EventDetector(self.board, eq, self.config.events)
         self._frame_idx = -1
         self._t_prev = -np.inf
@@ -201,7 +203,8 @@ class Pipeline:
         dets = detection.discs
         if self.config.min_score > 0:
             dets = dets[dets.score >= self.config.min_score]
-        dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)
+        if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:  # (re-validating costs time per frame)
+            dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)
         # 3. track (ids that left the board last frame are forgotten first)
         tracks = self.tracker.update(dets, remove=self._remove)
         # 4. events

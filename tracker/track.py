@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tracker._track_assign import assign, point_segment_distance
-from tracker._track_state import N_KINDS, TrackArrays
+from tracker._track_state import N_KINDS, TrackArrays, vote_kinds
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
 from tracker.specs import DiscKind
@@ -46,11 +46,15 @@ class TrackerConfig:
         speed_gate_factor: the continuation gate grows by this fraction of the distance moved per frame.
         max_speed_mm_s: fastest plausible disc (a hard carrom flick is 5-8 m/s).
         max_jump_mm: cap on the jump gate.
+        hit_speed_mm_s: speed a moving disc may gain by being hit (jump gate of moving discs).
+        miss_cost_mm: cost of leaving a live coin track without a detection, in mm of distance (it
+            takes a detection up to about this far from its prediction rather than none; the
+            striker's miss cost is its whole gate).
         revive_gate_mm: a dormant (hidden) track is taken up again by a detection this close to where it was.
         coast_frames: a moving track that is missed for up to this many frames keeps its prediction.
         confirm_hits: observations needed before a new track counts as a disc.
         drop_tentative_after: a track not yet confirmed is dropped after this many misses in a row.
-        kind_penalty: normalised cost added when a detection's kind disagrees with a confident track.
+        kind_penalty: cost (mm of distance) added when a detection's kind disagrees with a confident track.
         kind_confidence: vote share above which a track's kind is confident.
         history: frames of position history kept per track (ring buffer).
         max_dormant: dormant tracks kept at most (oldest dropped first).
@@ -60,11 +64,13 @@ class TrackerConfig:
     speed_gate_factor: float = 0.6
     max_speed_mm_s: float = 9000.0
     max_jump_mm: float = 320.0
+    hit_speed_mm_s: float = 1500.0
+    miss_cost_mm: float = 110.0
     revive_gate_mm: float = 45.0
     coast_frames: int = 4
     confirm_hits: int = 3
     drop_tentative_after: int = 2
-    kind_penalty: float = 0.6
+    kind_penalty: float = 30.0
     kind_confidence: float = 0.7
     history: int = 24
     max_dormant: int = 48
@@ -75,11 +81,13 @@ class TrackerConfig:
             "speed_gate_factor": (self.speed_gate_factor, 0.0, 5.0),
             "max_speed_mm_s": (self.max_speed_mm_s, 100.0, 50000.0),
             "max_jump_mm": (self.max_jump_mm, 10.0, 2000.0),
+            "hit_speed_mm_s": (self.hit_speed_mm_s, 0.0, 50000.0),
+            "miss_cost_mm": (self.miss_cost_mm, 1.0, 5000.0),
             "revive_gate_mm": (self.revive_gate_mm, 1.0, 500.0),
             "coast_frames": (self.coast_frames, 0, 100),
             "confirm_hits": (self.confirm_hits, 1, 100),
             "drop_tentative_after": (self.drop_tentative_after, 1, 100),
-            "kind_penalty": (self.kind_penalty, 0.0, 10.0),
+            "kind_penalty": (self.kind_penalty, 0.0, 1000.0),
             "kind_confidence": (self.kind_confidence, 0.0, 1.0),
             "history": (self.history, 3, 1000),
             "max_dormant": (self.max_dormant, 0, 10000),
@@ -152,6 +160,9 @@ class Tracker:
         radius_mm: (4,) disc radius per `DiscKind` in mm (from the equipment), used to merge
             duplicate detections of one disc.
         config: tuning.
+        sinks_mm: (P, 2) pocket centres (board mm): a disc whose path runs into one is never
+            continued by another disc's detection.
+        sink_radius_mm: the pockets' no-return radius, mm.
 
     Examples:
         >>> tr = Tracker(np.array([15.5, 15.5, 15.5, 20.5]))
@@ -163,8 +174,11 @@ class Tracker:
 
     radius_mm: np.ndarray
     config: TrackerConfig = field(default_factory=TrackerConfig)
+    sinks_mm: np.ndarray | None = None
+    sink_radius_mm: float = 14.0
     _state: TrackArrays = field(init=False, repr=False)
     _hist_t: np.ndarray = field(init=False, repr=False)
+    _head: int = field(init=False, repr=False)
     _next_id: int = field(init=False, repr=False)
     _t_prev: float | None = field(init=False, repr=False)
     _frame: int = field(init=False, repr=False)
@@ -180,6 +194,7 @@ class Tracker:
         """Forget every track; ids start again from 1."""
         self._state = TrackArrays.empty(self.config.history)
         self._hist_t = np.full(self.config.history, np.nan)
+        self._head = self.config.history - 1  # ring column of the newest frame
         self._next_id = 1
         self._t_prev = None
         self._frame = -1
@@ -204,8 +219,12 @@ class Tracker:
         if self._t_prev is not None and t <= self._t_prev:
             raise ValueError(f"dets.t_s={t} is not after the previous frame's {self._t_prev}")
         self._frame = int(dets.frame_idx) if dets.frame_idx is not None else self._frame + 1
-        drop = np.isin(self._state.ids, np.fromiter(remove, dtype=np.int64))
-        st = self._state.select(~drop) if drop.any() else self._state
+        gone = np.fromiter(remove, dtype=np.int64)
+        st = self._state
+        if gone.size and len(st):
+            drop = (st.ids[:, None] == gone[None, :]).any(axis=1)
+            st = st.select(~drop) if drop.any() else st
+        self._head = (self._head + 1) % self.config.history  # this frame's column of the history ring
         z = dets.xy_board.astype(np.float64)
         track_of_det = np.full(len(dets), -1, np.intp)
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
@@ -225,46 +244,75 @@ class Tracker:
     # -- association -----------------------------------------------------------------------------
 
     def _kind_cost(self, st: TrackArrays, det_kind: np.ndarray) -> np.ndarray:
+        """(M, N) cost of a kind disagreement: `kind_penalty` among coins, infinite between striker and coin.
+
+        Coin colours are misread now and then; the striker is told apart by its size, reliably.
+        """
         kind, share = st.kinds()
-        confident = share >= self.config.kind_confidence
+        confident = (share >= self.config.kind_confidence)[:, None]
         mismatch = kind[:, None] != det_kind[None, :]
-        return np.where(mismatch & confident[:, None], self.config.kind_penalty, 0.0)
+        striker_vs_coin = (kind[:, None] == DiscKind.STRIKER) != (det_kind[None, :] == DiscKind.STRIKER)
+        cost = np.where(mismatch & confident, self.config.kind_penalty, 0.0)
+        return np.where(striker_vs_coin & confident & st.confirmed[:, None], np.inf, cost)
 
     def _continue(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """One global assignment of live tracks to detections (min total distance to the predictions).
+
+        One pass, not nearest-first: when a moving disc stops next to one that starts, the sum of
+        distances keeps both identities where a greedy or two-stage match swaps them.
+        """
         cfg = self.config
         live = np.flatnonzero(st.missed <= cfg.coast_frames)
         if live.size == 0 or z.shape[0] == 0:
             return np.zeros(0, np.intp), np.zeros(0, np.intp)
-        dt = t - st.last_t[live]
-        pred = st.xy[live] + st.vel[live] * dt[:, None]
-        step = np.hypot(*(pred - st.xy[live]).T)
-        gate = cfg.base_gate_mm + cfg.speed_gate_factor * step
-        dist = point_segment_distance(z, st.xy[live], pred)
-        cost = dist / gate[:, None] + self._kind_cost(st.select(live), det_kind)
-        r, c = assign(cost, cost <= 1.0, 1.0)
+        sub = st.select(live)
+        dt = t - sub.last_t
+        speed = np.hypot(sub.vel[:, 0], sub.vel[:, 1])
+        pred = sub.xy + sub.vel * dt[:, None]
+        seg = point_segment_distance(z, sub.xy, pred)
+        dist = np.linalg.norm(z[None, :, :] - sub.xy[:, None, :], axis=-1)
+        # a disc at rest may be hit and fly off at any speed; a moving one keeps (or loses) its
+        # speed at a bounce, unless something faster hits it
+        at_rest = speed < cfg.hit_speed_mm_s / 4
+        reach = cfg.base_gate_mm + np.where(at_rest, cfg.max_speed_mm_s, np.maximum(1.5 * speed, cfg.hit_speed_mm_s)) * dt
+        gate = np.minimum(reach, cfg.max_jump_mm)
+        sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
+        kind_cost = self._kind_cost(sub, det_kind)
+        allowed = (dist <= gate[:, None]) & ~sunk[:, None] & np.isfinite(kind_cost)
+        # a coin colour that disagrees with a confident track costs distance (colours are misread now and then)
+        cost = seg + np.where(allowed, kind_cost, 0.0) + np.where(sub.confirmed, 0.0, cfg.base_gate_mm)[:, None]
+        # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its gate
+        kind, share = sub.kinds()
+        # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its gate
+        striker = (kind == DiscKind.STRIKER) & (share >= cfg.kind_confidence) & sub.confirmed
+        r, c = assign(cost, allowed, np.where(striker, np.maximum(gate, cfg.miss_cost_mm), cfg.miss_cost_mm))
         return live[r], c
 
     def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
               track_of_det: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Dormant tracks taken up again: a disc out from under a hand near where it went, the striker anywhere."""
         cfg = self.config
-        free_t = np.setdiff1d(np.arange(len(st)), track_of_det[track_of_det >= 0])
+        free_t = np.setdiff1d(np.flatnonzero(st.missed > cfg.coast_frames), track_of_det[track_of_det >= 0])
         free_d = np.flatnonzero(track_of_det < 0)
         if free_t.size == 0 or free_d.size == 0:
             return np.zeros(0, np.intp), np.zeros(0, np.intp)
         sub = st.select(free_t)
         dist = np.linalg.norm(z[free_d][None, :, :] - sub.xy[:, None, :], axis=-1)
-        recent = sub.missed <= cfg.coast_frames
-        jump = np.minimum(cfg.base_gate_mm + cfg.max_speed_mm_s * (t - sub.last_t), cfg.max_jump_mm)
-        gate = np.where(recent, jump, cfg.revive_gate_mm)[:, None] * np.ones((1, free_d.size))
         kind, share = sub.kinds()
         is_striker = (kind == DiscKind.STRIKER) & (share >= cfg.kind_confidence) & sub.confirmed
         striker_pair = is_striker[:, None] & (det_kind[free_d] == DiscKind.STRIKER)[None, :]
-        gate = np.where(striker_pair, np.inf, gate)  # one striker: it may reappear anywhere
-        # a jump and a change of kind together are not plausible: confident kinds must agree here
+        gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)  # one striker: it may reappear anywhere
         agree = self._kind_cost(sub, det_kind[free_d]) == 0.0
         cost = dist + np.where(sub.confirmed, 0.0, 50.0)[:, None]
-        r, c = assign(cost, (dist <= gate) & agree, np.full(free_t.size, 1e6))
+        r, c = assign(cost, (dist <= gate) & agree & sub.confirmed[:, None], np.full(free_t.size, 1e6))
         return free_t[r], free_d[c]
+
+    def _sunk(self, xy: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """(M,) bool: tracks whose path from `xy` to `pred` runs well inside a point of no return."""
+        if self.sinks_mm is None or len(xy) == 0:
+            return np.zeros(len(xy), bool)
+        d = point_segment_distance(self.sinks_mm, xy, pred)
+        return np.asarray(d.min(axis=1) <= self.sink_radius_mm - 4.0)
 
     # -- state update ----------------------------------------------------------------------------
 
@@ -284,13 +332,14 @@ class Tracker:
         votes = st.votes.copy()
         np.add.at(votes, (rows, dets.kind[cols].astype(np.intp)), dets.score[cols].astype(np.float64) + 0.05)
         hits = st.hits + seen
-        hist = np.roll(st.hist, -1, axis=1)
-        hist[:, -1] = np.where(seen[:, None], new_xy, np.nan)
+        hist = st.hist  # private working state: written in place (snapshots are copies)
+        hist[:, self._head] = np.where(seen[:, None], new_xy, np.nan)
         last_t = np.where(seen, t, st.last_t)
+        kind, share = vote_kinds(votes) if rows.size else (st.kind, st.share)
         return TrackArrays(
             ids=st.ids, xy=new_xy, vel=vel, last_t=last_t, hits=hits.astype(np.int32),
             missed=np.where(seen, 0, st.missed + 1).astype(np.int32), votes=votes,
-            confirmed=st.confirmed | (hits >= cfg.confirm_hits), hist=hist,
+            confirmed=st.confirmed | (hits >= cfg.confirm_hits), hist=hist, kind=kind, share=share,
         )
 
     def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
@@ -307,12 +356,13 @@ class Tracker:
         votes = np.zeros((n, N_KINDS))
         votes[np.arange(n), dets.kind[free].astype(np.intp)] = dets.score[free] + 0.05
         hist = np.full((n, self.config.history, 2), np.nan)
-        hist[:, -1] = z[free]
+        hist[:, self._head] = z[free]
+        kind, share = vote_kinds(votes)
         born = TrackArrays(
             ids=np.arange(self._next_id, self._next_id + n, dtype=np.int32), xy=z[free].copy(),
             vel=np.zeros((n, 2)), last_t=np.full(n, t), hits=np.ones(n, np.int32),
             missed=np.zeros(n, np.int32), votes=votes, confirmed=np.full(n, self.config.confirm_hits <= 1),
-            hist=hist,
+            hist=hist, kind=kind, share=share,
         )
         self._next_id += n
         out = track_of_det.copy()
@@ -329,12 +379,12 @@ class Tracker:
         return st if keep.all() else st.select(keep)
 
     def _snapshot(self, st: TrackArrays, det_ids: np.ndarray, t: float) -> Tracks:
-        self._hist_t = np.roll(self._hist_t, -1)
-        self._hist_t[-1] = t
-        kind, share = st.kinds()
+        self._hist_t[self._head] = t
+        k = self.config.history
+        order = (np.arange(1, k + 1) + self._head) % k  # ring -> oldest first
         return Tracks(
-            ids=st.ids.copy(), kind=kind, kind_share=share, xy_mm=st.xy.copy(), vel_mm_s=st.vel.copy(),
-            seen=st.missed == 0, missed=st.missed.copy(), last_t_s=st.last_t.copy(), confirmed=st.confirmed.copy(),
-            hist_xy_mm=st.hist.copy(), hist_t_s=self._hist_t.copy(), det_track_id=det_ids,
-            t_s=t, frame_idx=self._frame,
+            ids=st.ids.copy(), kind=st.kind.copy(), kind_share=st.share.copy(), xy_mm=st.xy.copy(),
+            vel_mm_s=st.vel.copy(), seen=st.missed == 0, missed=st.missed.copy(), last_t_s=st.last_t.copy(),
+            confirmed=st.confirmed.copy(), hist_xy_mm=st.hist[:, order], hist_t_s=self._hist_t[order],
+            det_track_id=det_ids, t_s=t, frame_idx=self._frame,
         )

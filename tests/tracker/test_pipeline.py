@@ -55,14 +55,19 @@ def test_config_validation() -> None:
 
 @pytest.mark.slow
 def test_synthetic_suite_accuracy() -> None:
-    """Seeded simulated play, detections synthesised from truth (noise, dropouts, hands, false detections).
+    """Seeded simulated play (two runs of four shots, 30 and 60 fps, hands), detections synthesised
+    from truth (noise, blur dropouts, hands, false detections), through the Pipeline.
 
-    Thresholds are today's measured level on this set, not yet the product floors (see `bench track`).
+    Pockets, segmentation and hands are at the product floors on this set; first contact and
+    exactly-right shots are at today's level (the 30 fps break, whose striker is never seen before
+    it reaches the pack, is the known miss), below the floors of `boardtrack bench track`.
     """
     from service.commands.bench_track import run_suite
 
     score, _ = run_suite(game="carrom", shots=8, seed=1000, detections="truth", shots_per_run=4)
     r = score.ratios()
-    assert r["pocket_precision"] >= 0.9
-    assert r["pocket_recall"] >= 0.6
-    assert r["segmentation"] >= 0.5
+    assert r["pocket_precision"] >= 0.995 and r["pocket_recall"] >= 0.995
+    assert r["segmentation"] >= 0.995
+    assert r["hand_false_events"] == 0.0
+    assert r["first_contact"] >= 0.85
+    assert r["exact_shots"] >= 0.85

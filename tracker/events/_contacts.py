@@ -1,10 +1,12 @@
-"""Contacts inferred from positions only.
+"""The striker's first contact, by casting its straight run against where everything stood.
 
-At 60 fps a striker at 4 m/s moves 67 mm between frames, so a collision is never seen; what is
-seen is a track whose velocity changed (a "kick"). A kicked disc's cause is found by extending
-every disc's motion before the kick in a straight line across the frame interval: the earliest
-moment its path comes within the sum of the radii of another disc, or within its radius of a
-cushion, is the contact.
+Before a shot every disc is at rest, and the striker travels straight until it first touches
+something, so its first contact is geometry: the first disc whose centre comes within
+r_striker + r_disc of the striker's line (and which then actually moved), or the first cushion
+(|x| or |y| + r_striker reaching half the board), whichever comes first along the line, within the
+distance the striker was seen to travel straight. After a cushion the line is reflected (or, better,
+re-measured from the observations after the bounce) and followed on, so that a cushion before the
+first disc is known too.
 """
 
 from __future__ import annotations
@@ -13,84 +15,125 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tracker.events._motion import Motion, solve_contact_time, solve_wall_time
-from tracker.specs import SIDES
+from tracker.specs import BoardSpec
 
-__all__ = ["Contact", "find_kicks", "explain_kick"]
+__all__ = ["Cast", "FirstContact", "cast_line", "SIDE_OF_WALL"]
+
+# wall index -> side: +x is E, -x is W, +y is S (image bottom), -y is N
+SIDE_OF_WALL = ("E", "W", "S", "N")
 
 
 @dataclass(frozen=True, slots=True)
-class Contact:
-    """One inferred contact: row `a` (the kicked disc) touched row `b` (-1: cushion `side`) at `t_s`."""
+class Cast:
+    """What one straight segment runs into first.
 
-    a: int
-    b: int
-    side: str | None
-    t_s: float
+    Attributes:
+        what: "disc", "cushion", "pocket" or "none".
+        s_mm: distance along the segment to the contact (striker centre), mm.
+        disc: index of the disc hit (-1 otherwise).
+        side: cushion side hit (None otherwise).
+    """
+
+    what: str
+    s_mm: float
+    disc: int = -1
+    side: str | None = None
 
 
-def find_kicks(motion: Motion, eligible: np.ndarray, *, abs_mm_s: float, rel: float, noise_mm: float) -> np.ndarray:
-    """Rows whose velocity changed between the last two frame intervals more than friction and noise explain.
+@dataclass(frozen=True, slots=True)
+class FirstContact:
+    """The striker's first contact in a shot.
+
+    Attributes:
+        disc: index (into the discs given) of the first disc touched, or -1.
+        cushions: cushion sides touched before that disc (or before stopping), in order.
+        t_disc_s: time of the first disc contact, s (None if no disc).
+        t_cushions_s: times of the cushion contacts, s.
+        pocketed_first: the striker ran into a pocket before touching anything.
+    """
+
+    disc: int
+    cushions: tuple[str, ...]
+    t_disc_s: float | None
+    t_cushions_s: tuple[float, ...]
+    pocketed_first: bool = False
+
+
+def cast_line(origin: np.ndarray, u: np.ndarray, limit_mm: float, discs_xy: np.ndarray, reach_mm: np.ndarray,
+              eligible: np.ndarray, board: BoardSpec, r_striker_mm: float, *, graze_mm: float) -> Cast:
+    """The first thing a striker centre moving from `origin` along unit `u` touches within `limit_mm`.
 
     Args:
-        motion: motion facts of every track.
-        eligible: (M,) bool rows to consider (seen this frame, confirmed, on the board).
-        abs_mm_s: smallest change of velocity that counts, mm/s.
-        rel: fraction of the speed that a change must also exceed.
-        noise_mm: position noise; its effect on a velocity grows as the interval shrinks.
+        origin: (2,) start, board mm.
+        u: (2,) unit direction.
+        limit_mm: how far the striker is known to have gone straight, mm.
+        discs_xy: (N, 2) disc centres at rest, board mm.
+        reach_mm: (N,) r_striker + r_disc per disc, mm.
+        eligible: (N,) bool, discs that may be the contact (they moved during the shot).
+        board: board geometry.
+        r_striker_mm: striker radius, mm.
+        graze_mm: tolerance on the touching distance (position noise), mm.
+
+    Examples:
+        >>> from tracker.specs import load_board
+        >>> b = load_board("carrom")
+        >>> c = cast_line(np.array([0.0, 250.0]), np.array([0.0, -1.0]), 1000.0, np.array([[10.0, 0.0]]),
+        ...               np.array([36.0]), np.array([True]), b, 20.5, graze_mm=1.0)
+        >>> c.what, c.disc, round(c.s_mm, 1)
+        ('disc', 0, 215.4)
     """
-    dv = np.hypot(*(motion.v_new - motion.v_old).T)
-    speed = np.hypot(*motion.v_old.T)
-    dt = np.nan_to_num(motion.t[:, 0] - motion.t[:, 1], nan=1.0)
-    thr = abs_mm_s + rel * speed + 3.0 * noise_mm / np.maximum(dt, 1e-3)
-    known = np.isfinite(motion.t[:, 2])
-    return np.flatnonzero(eligible & known & (dv > thr))
+    rel = discs_xy - origin
+    along = rel @ u
+    perp = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+    reach = reach_mm + graze_mm
+    touch = eligible & (perp <= reach) & (along > -reach_mm)
+    s_hit = along - np.sqrt(np.maximum(reach_mm**2 - np.minimum(perp, reach_mm) ** 2, 0.0))
+    s_hit = np.where(touch, s_hit, np.inf)
+    s_wall, wall = _wall_distance(origin, u, board.half_mm - r_striker_mm)
+    s_pocket = _pocket_distance(origin, u, board)
+    k = int(np.argmin(s_hit)) if len(s_hit) else -1
+    s_disc = float(s_hit[k]) if k >= 0 else np.inf
+    best = min(s_disc, s_wall, s_pocket)
+    if best > limit_mm + graze_mm:
+        return Cast("none", float(limit_mm))
+    if best == s_disc:
+        return Cast("disc", s_disc, disc=k)
+    if best == s_pocket:
+        return Cast("pocket", s_pocket)
+    return Cast("cushion", s_wall, side=SIDE_OF_WALL[wall])
 
 
-def explain_kick(j: int, motion: Motion, seen_now: np.ndarray, kicked: np.ndarray, on_board: np.ndarray,
-                 radius_mm: np.ndarray, half_mm: float, *, tol_mm: float, slack: float) -> Contact | None:
-    """The earliest contact that explains the kick of row `j`, or None.
+def _wall_distance(origin: np.ndarray, u: np.ndarray, lim: float) -> tuple[float, int]:
+    """Distance along `u` until the centre reaches |x| = lim or |y| = lim, and which wall (index into SIDE_OF_WALL)."""
+    best, wall = np.inf, 0
+    for axis in (0, 1):
+        if abs(u[axis]) < 1e-9:
+            continue
+        target = lim if u[axis] > 0 else -lim
+        s = (target - origin[axis]) / u[axis]
+        if s < best:
+            best, wall = max(float(s), 0.0), (0 if u[axis] > 0 else 1) + 2 * axis
+    return best, wall
 
-    Args:
-        j: the kicked row.
-        motion: motion facts of every track.
-        seen_now: (M,) bool rows observed in this frame.
-        kicked: (M,) bool rows kicked in this frame.
-        on_board: (M,) bool rows that are discs on the board (candidate partners).
-        radius_mm: (M,) radius of each row's disc, mm.
-        half_mm: half the playing surface, mm.
-        tol_mm: extra reach allowed for noise and blur, mm.
-        slack: fraction of the frame interval by which the window is widened at both ends.
+
+def _pocket_distance(origin: np.ndarray, u: np.ndarray, board: BoardSpec) -> float:
+    """Distance along `u` until the centre comes within the no-return radius of a pocket (inf if never)."""
+    rel = board.pockets_mm - origin
+    along = rel @ u
+    perp2 = (rel * rel).sum(axis=1) - along**2
+    r2 = board.pocket_no_return_mm**2
+    ok = (perp2 <= r2) & (along > 0)
+    s = along - np.sqrt(np.maximum(r2 - perp2, 0.0))
+    return float(np.min(np.where(ok, s, np.inf)))
+
+
+def reflect(u: np.ndarray, side: str) -> np.ndarray:
+    """Direction after a mirror bounce off the cushion of `side`.
+
+    Examples:
+        >>> reflect(np.array([0.6, 0.8]), "S").tolist()
+        [0.6, -0.8]
     """
-    t_a, t_b = motion.t[j, 1], motion.t[j, 0]
-    span = t_b - t_a
-    lo, hi = t_a - slack * span, t_b + slack * span
-    p_j, v_j = motion.p[j, 1], motion.v_old[j]
-    # every other disc's straight-line motion before this frame's change, evaluated at t_a
-    pre = seen_now & kicked
-    base_p = np.where(seen_now[:, None], motion.p[:, 1], motion.p[:, 0])
-    base_t = np.where(seen_now, motion.t[:, 1], motion.t[:, 0])
-    vel = np.where(pre[:, None], motion.v_old, motion.v_new)
-    pos_at = base_p + vel * (t_a - base_t)[:, None]
-    cand = on_board & np.isfinite(pos_at[:, 0])
-    cand[j] = False
-    best: Contact | None = None
-    rows = np.flatnonzero(cand)
-    if rows.size:
-        dp = pos_at[rows] - p_j
-        dv = vel[rows] - v_j
-        reach = radius_mm[rows] + radius_mm[j] + tol_mm
-        tc = solve_contact_time(dp, dv, reach)
-        closing = (dp * dv).sum(axis=1) < 0
-        overlap = (np.hypot(*dp.T) <= reach) & closing
-        tc = np.where(overlap & ~(tc >= 0), 0.0, tc)
-        t_hit = t_a + tc
-        ok = np.isfinite(t_hit) & (t_hit >= lo) & (t_hit <= hi)
-        if ok.any():
-            k = int(np.argmin(np.where(ok, t_hit, np.inf)))
-            best = Contact(j, int(rows[k]), None, float(t_hit[k]))
-    tw, side = solve_wall_time(p_j[None], v_j[None], np.array([half_mm - radius_mm[j]]))
-    t_wall = t_a + max(float(tw[0]), 0.0)  # already at the cushion when last seen: touched at once
-    if np.isfinite(t_wall) and lo <= t_wall <= hi and (best is None or t_wall < best.t_s):
-        best = Contact(j, -1, SIDES[int(side[0])], max(t_wall, t_a))
-    return best
+    out = u.copy()
+    out[0 if side in ("E", "W") else 1] *= -1.0
+    return out

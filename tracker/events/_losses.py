@@ -1,9 +1,10 @@
-"""Where did a disc that is no longer seen go? Into a pocket, off the board, or under a hand.
+"""Where did a disc that is no longer seen go? Into a pocket, off the board, or nowhere (hidden).
 
-Decided from its last motion: the straight line from its last observation, at its last
-velocity, either reaches a pocket's point of no return (pocketed, at that crossing time), or
-reaches a cushion fast enough to leave the board (off the board), or neither (the disc is hidden
-or simply missed; it stays on the board).
+Decided once, when the shot is over, from the disc's last observed motion: followed on in a
+straight line from its last observation, it either reaches a pocket's point of no return (pocketed,
+dated at that crossing), or reaches a cushion fast enough to have left the board (off the board,
+dated at the cushion), or neither (it is hidden or was simply missed; it stays on the board). A disc
+that vanished under a hand is never lost.
 """
 
 from __future__ import annotations
@@ -12,88 +13,91 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tracker.events._motion import solve_contact_time, solve_wall_time
-from tracker.specs import CORNERS, SIDES, BoardSpec
+from tracker.events._contacts import SIDE_OF_WALL
+from tracker.specs import CORNERS, BoardSpec
 
-__all__ = ["Loss", "classify_losses", "pocket_crossing_now"]
+__all__ = ["Loss", "classify_loss"]
 
 
 @dataclass(frozen=True, slots=True)
 class Loss:
-    """Row `row` left play: `pocket` (corner name) or off the board (`pocket` None, over `side`) at `t_s`."""
+    """A disc that left play: into `pocket` (corner name), or off the board over `side`, at `t_s`."""
 
-    row: int
     pocket: str | None
     side: str | None
     t_s: float
 
 
-def pocket_crossing_now(p_prev: np.ndarray, t_prev: np.ndarray, p_now: np.ndarray, t_now: float,
-                        board: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Seen discs whose centre is now within the no-return radius of a pocket.
+def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, radius_mm: float,
+                  board: BoardSpec, *, horizon_s: float, pocket_reach_mm: float,
+                  min_off_speed_mm_s: float) -> Loss | None:
+    """Pocket, off the board, or None for one vanished disc.
 
     Args:
-        p_prev: (M, 2) previous observed centres (NaN if none), board mm.
-        t_prev: (M,) their times, s.
-        p_now: (M, 2) centres in this frame, board mm.
-        t_now: this frame's time, s.
-
-    Returns:
-        (inside (M,) bool, pocket index (M,), crossing time (M,) s interpolated along the last step).
-    """
-    d = np.linalg.norm(p_now[:, None, :] - board.pockets_mm[None], axis=-1)
-    pocket = np.argmin(d, axis=1)
-    r = board.pocket_no_return_mm
-    inside = d[np.arange(len(d)), pocket] <= r
-    step_v = (p_now - p_prev) / np.maximum(t_now - t_prev, 1e-6)[:, None]
-    dp = board.pockets_mm[pocket] - p_prev
-    tc = solve_contact_time(dp, -np.nan_to_num(step_v), np.full(len(d), r))
-    t_cross = np.where(np.isfinite(tc) & (tc >= 0), t_prev + tc, t_now)
-    t_cross = np.clip(np.nan_to_num(t_cross, nan=t_now), np.nan_to_num(t_prev, nan=t_now), t_now)
-    return inside, pocket, t_cross
-
-
-def classify_losses(rows: np.ndarray, p: np.ndarray, v: np.ndarray, t_last: np.ndarray, t_now: float,
-                    radius_mm: np.ndarray, board: BoardSpec, *, horizon_s: float, reach_mm: float,
-                    min_off_speed_mm_s: float) -> list[Loss]:
-    """Pocket or off-board decisions for discs that disappeared.
-
-    Args:
-        rows: (L,) rows being decided.
-        p: (L, 2) last observed centres, board mm.
-        v: (L, 2) last velocities, mm/s.
-        t_last: (L,) times of the last observations, s.
-        t_now: this frame's time, s.
-        radius_mm: (L,) disc radii, mm.
+        p_mm: (2,) last observed centre, board mm.
+        v_mm_s: (2,) velocity at the last observation (None if unknown: seen only once in a row).
+        t_last_s: time of the last observation, s.
+        radius_mm: the disc's radius, mm.
         board: the board.
-        horizon_s: how far past the last observation the path may be followed, s (a disc is often
-            lost a little before it reaches the point of no return, over the pocket's edge).
-        reach_mm: a disc whose last centre is this close to a pocket's no-return circle and moving
-            into it counts too, however slow.
-        min_off_speed_mm_s: smallest speed towards a cushion with which a disc can leave the board.
+        horizon_s: how far past the last observation the straight path is followed, s.
+        pocket_reach_mm: a disc last seen this close to a point of no return went in, however it moved.
+        min_off_speed_mm_s: slowest normal speed at a cushion with which a disc leaves the board.
+
+    Examples:
+        >>> from tracker.specs import load_board
+        >>> b = load_board("carrom")
+        >>> classify_loss(np.array([300.0, 300.0]), np.array([2000.0, 2000.0]), 1.0, 15.5, b,
+        ...               horizon_s=0.1, pocket_reach_mm=20.0, min_off_speed_mm_s=1500.0)
+        Loss(pocket='SE', side=None, t_s=1.0189)
     """
-    out: list[Loss] = []
-    if rows.size == 0:
-        return out
     r_nr = board.pocket_no_return_mm
-    n, k = rows.size, board.pockets_mm.shape[0]
-    dp = (board.pockets_mm[None] - p[:, None]).reshape(-1, 2)
-    vv = np.repeat(-v, k, axis=0)
-    tc = solve_contact_time(dp, vv, np.full(n * k, r_nr)).reshape(n, k)
-    dist = np.linalg.norm(dp, axis=1).reshape(n, k)
-    tc = np.where(dist <= r_nr, 0.0, tc)
-    speed = np.hypot(*v.T)
-    # a disc lost near a corner is followed further: over the pocket it is often not seen at all
-    reach = np.maximum(reach_mm, 2.5 * board.pocket_radius_mm)
-    limit = np.maximum(horizon_s + (t_now - t_last), reach / np.maximum(speed, 1.0))
-    ok = np.isfinite(tc) & (tc >= 0) & (tc <= limit[:, None])
-    tw, side = solve_wall_time(p, v, board.half_mm - radius_mm)
-    normal = np.where(np.isin(side, (1, 3)), np.abs(v[:, 0]), np.abs(v[:, 1]))
-    off = np.isfinite(tw) & (tw <= horizon_s + (t_now - t_last)) & (normal >= min_off_speed_mm_s)
-    for i in range(n):  # only the few discs that vanished this frame
-        if ok[i].any():
-            j = int(np.argmin(np.where(ok[i], tc[i], np.inf)))
-            out.append(Loss(int(rows[i]), CORNERS[j], None, float(t_last[i] + tc[i, j])))
-        elif off[i]:
-            out.append(Loss(int(rows[i]), None, SIDES[int(side[i])], float(t_last[i] + max(tw[i], 0.0))))
-    return out
+    rel = board.pockets_mm - p_mm
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    j = int(np.argmin(dist))
+    if v_mm_s is not None:
+        speed = float(np.hypot(*v_mm_s))
+        tp = _circle_time(rel[j], v_mm_s, r_nr) if dist[j] > r_nr else 0.0
+        tw, wall = _wall_time(p_mm, v_mm_s, board.half_mm - radius_mm)
+        if tp is not None and tp <= horizon_s and (tp <= tw + 1e-9 or dist[j] <= r_nr + pocket_reach_mm):
+            return Loss(CORNERS[j], None, round(t_last_s + tp, 4))
+        # passing over the pocket's mouth (closer than its radius) before a cushion: it goes in
+        tc = max(float(rel[j] @ v_mm_s) / max(speed * speed, 1e-9), 0.0)
+        miss = float(np.hypot(*(rel[j] - v_mm_s * tc)))
+        if miss <= board.pocket_radius_mm and tc <= min(horizon_s, tw + 0.5 * board.pocket_radius_mm / max(speed, 1.0)):
+            return Loss(CORNERS[j], None, round(t_last_s + tc, 4))
+        if dist[j] <= r_nr + pocket_reach_mm:
+            return Loss(CORNERS[j], None, round(t_last_s + max(dist[j] - r_nr, 0.0) / max(speed, 1.0), 4))
+        normal = abs(float(v_mm_s[0 if wall < 2 else 1]))
+        if tw <= horizon_s and normal >= min_off_speed_mm_s:
+            return Loss(None, SIDE_OF_WALL[wall], round(t_last_s + tw, 4))
+        return None
+    if dist[j] <= r_nr + pocket_reach_mm:
+        return Loss(CORNERS[j], None, round(t_last_s, 4))
+    return None
+
+
+def _circle_time(rel: np.ndarray, v: np.ndarray, r: float) -> float | None:
+    """First time >= 0 at which a point moving with `v` from the origin is within `r` of `rel` (None if never)."""
+    a = float(v @ v)
+    if a < 1e-9:
+        return None
+    b = float(rel @ v)
+    c = float(rel @ rel) - r * r
+    disc = b * b - a * c
+    if disc < 0:
+        return None
+    t = (b - np.sqrt(disc)) / a
+    return float(t) if t >= 0 else None
+
+
+def _wall_time(p: np.ndarray, v: np.ndarray, lim: float) -> tuple[float, int]:
+    """Time until |x| or |y| reaches `lim` moving with `v` (0 if already there), and the wall index."""
+    best, wall = np.inf, 0
+    for axis in (0, 1):
+        if abs(v[axis]) < 1e-9:
+            continue
+        target = lim if v[axis] > 0 else -lim
+        t = max((target - p[axis]) / v[axis], 0.0)
+        if t < best:
+            best, wall = float(t), (0 if v[axis] > 0 else 1) + 2 * axis
+    return best, wall

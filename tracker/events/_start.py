@@ -1,86 +1,213 @@
-"""When did the striker leave its place? Back-dating a shot's start from the first observations.
+"""The striker's run: where it started, in which direction, how fast, and when it left its place.
 
-The striker is often hidden under the flicking hand until it is well on its way, and at 30 fps
-it may have moved 100 mm between frames, so the start is read off a straight line fitted to its
-first few observations in motion, followed back to where it stood (if it was seen there) or to
-the line it is placed on (base line in carrom, rail zone in korona).
+The striker travels in a straight line until its first contact (no curving), so its first
+observations in motion lie on one line from where it stood. It is often hidden under the flicking
+hand at rest and until it is well on its way; then its origin is found by following that line back
+to the placement line (carrom base line, korona rail zone).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["estimate_start_time", "straight_prefix"]
+__all__ = ["StrikerRun", "back_to_line", "follow_line", "striker_run"]
 
 
-def straight_prefix(t_s: np.ndarray, xy_mm: np.ndarray, *, rel_tol: float = 0.2) -> int:
-    """How many leading observations lie on one straight, steady path (at least 2).
+@dataclass(frozen=True, slots=True)
+class StrikerRun:
+    """The straight first part of the striker's path.
 
-    Args:
-        t_s: (n,) observation times, s.
-        xy_mm: (n, 2) centres, board mm.
-        rel_tol: largest relative change of velocity between consecutive steps.
-
-    Examples:
-        >>> t = np.arange(5) / 60.0
-        >>> straight_prefix(t, np.array([[0, 0], [10, 0], [20, 0], [30, 0], [30, 12]], float))
-        4
+    Attributes:
+        origin_mm: (2,) where it stood (seen at rest, or its path followed back to the placement line), board mm.
+        direction: (2,) unit vector of travel.
+        speed_mm_s: speed along the line (measured, or assumed when seen only once).
+        t_start_s: when it left `origin_mm`, s.
+        straight_mm: distance from the origin of the last observation still on the line, mm.
+        deviate_mm: distance along the line of the first observation off it (inf if none), mm.
+        moving_obs: observations in motion on the line.
+        measured_speed: True if `speed_mm_s` comes from two or more observations.
+        first_mm: distance from the origin of the first observation in motion, mm.
+        first_xy_mm: (2,) that observation, board mm.
+        first_t_s: its time, s.
+        seen_at_rest: True if the origin is where the striker was seen standing.
+        straight_t_s: time of the last observation on the line, s.
+        deviate_t_s: time of the first observation off it (inf if none), s.
     """
-    n = len(t_s)
-    if n < 3:
-        return n
-    v = np.diff(xy_mm, axis=0) / np.diff(t_s)[:, None]
-    change = np.hypot(*(v[1:] - v[0]).T) / max(float(np.hypot(*v[0])), 1e-6)
-    bad = np.flatnonzero(change > rel_tol)
-    return int(bad[0] + 2) if bad.size else n
+
+    origin_mm: np.ndarray
+    direction: np.ndarray
+    speed_mm_s: float
+    t_start_s: float
+    straight_mm: float
+    deviate_mm: float
+    moving_obs: int
+    measured_speed: bool
+    first_mm: float
+    first_xy_mm: np.ndarray
+    first_t_s: float
+    seen_at_rest: bool
+    straight_t_s: float
+    deviate_t_s: float
 
 
-def estimate_start_time(t_s: np.ndarray, xy_mm: np.ndarray, *, rest_xy_mm: np.ndarray | None, line_mm: float,
-                        extent_mm: float, earliest_s: float) -> tuple[float, str | None]:
-    """Back-dated start time of a straight run (s), and the side it was played from.
+def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
+                blur_frac: float = 0.1) -> tuple[np.ndarray, int]:
+    """Longest prefix of `xy` on one straight line (through `origin` if given), moving forwards.
+
+    The line is refitted to the prefix at every step (least squares), and each next observation
+    must lie within `tol_mm` plus `blur_frac` of its step length (fast discs are blurred, their
+    centres less certain) of it.
 
     Args:
-        t_s: (n,) times of the first observations in motion (n >= 2), s.
-        xy_mm: (n, 2) their centres, board mm.
-        rest_xy_mm: (2,) where the striker was last seen standing, if it was seen there just before.
-        line_mm: distance from the board centre of the four placement lines (x or y = +-line_mm).
-        extent_mm: half length of a placement line, mm.
-        earliest_s: the start is not before this time (s).
+        origin: (2,) a known point of the line (where the disc stood), or None, board mm.
+        xy: (n, 2) observations in time order (n >= 1), board mm.
+        tol_mm: distance from the line that noise explains, mm.
+        blur_frac: extra tolerance per mm of step.
 
     Returns:
-        (start time in s, side "N"/"E"/"S"/"W" of the placement line the path comes from, or None
-        when the striker was seen standing).
+        (unit direction of the line fitted through the prefix, prefix length).
 
     Examples:
-        >>> t = np.array([1.1, 1.2]); xy = np.array([[0.0, 200.0], [0.0, 100.0]])
-        >>> estimate_start_time(t, xy, rest_xy_mm=None, line_mm=250.0, extent_mm=235.0, earliest_s=0.0)
-        (1.05, 'S')
+        >>> u, n = follow_line(np.zeros(2), np.array([[0, 10.0], [0.5, 20], [0, 30], [15, 35]]), tol_mm=3.0)
+        >>> n, np.round(u, 1).tolist()
+        (3, [0.0, 1.0])
     """
-    k = straight_prefix(t_s, xy_mm)
-    t, p = t_s[:k], xy_mm[:k]
-    tc = t - t[0]
-    A = np.stack([np.ones_like(tc), tc], axis=1)
-    coef, *_ = np.linalg.lstsq(A, p, rcond=None)
-    p0, v = coef[0], coef[1]
-    speed2 = float(v @ v)
-    if speed2 < 1e-6:
-        return float(t[0]), None
-    side: str | None = None
-    if rest_xy_mm is not None:
-        back = float((rest_xy_mm - p0) @ v) / speed2
-    else:
-        back, side = _back_to_line(p0, v, line_mm, extent_mm)
-    return round(float(np.clip(t[0] + back, earliest_s, t[0])), 6), side
+    if origin is None and len(xy) < 2:
+        return np.array([1.0, 0.0]), len(xy)
+    hint = xy[0] - origin if origin is not None else xy[1] - xy[0]
+    n = 1 if origin is not None else 2
+    u = hint / max(float(np.hypot(*hint)), 1e-9)
+    while n < len(xy):  # a few dozen observations at most, once per shot
+        pts = xy[:n] if origin is None else np.vstack([np.repeat(origin[None], n, axis=0), xy[:n]])
+        u = fit_direction(pts, u) if len(pts) > 2 or origin is None else u
+        c = pts.mean(axis=0)
+        d = xy[n] - c
+        step = float(np.hypot(*(xy[n] - xy[n - 1])))
+        perp = abs(float(d[0] * u[1] - d[1] * u[0]))
+        if perp > tol_mm + blur_frac * step or float((xy[n] - xy[n - 1]) @ u) < -tol_mm:
+            break
+        n += 1
+    if n >= 2 or origin is not None:
+        pts = xy[:n] if origin is None else np.vstack([np.repeat(origin[None], n, axis=0), xy[:n]])
+        u = fit_direction(pts, u)
+    return u, n
 
 
-def _back_to_line(p0: np.ndarray, v: np.ndarray, line_mm: float, extent_mm: float) -> tuple[float, str | None]:
-    """The latest time before 0 at which the path p0 + v t crossed a placement line, and that line's side."""
-    best, side = -np.inf, None
-    for name, axis, sign in (("N", 1, -1.0), ("E", 0, 1.0), ("S", 1, 1.0), ("W", 0, -1.0)):
-        if abs(v[axis]) < 1e-6:
+def fit_direction(xy: np.ndarray, hint: np.ndarray) -> np.ndarray:
+    """Unit direction of the least-squares line through `xy` (n, 2), oriented like `hint`.
+
+    Examples:
+        >>> fit_direction(np.array([[0.0, 0.0], [1.0, 0.1], [2.0, -0.1], [3.0, 0.0]]), np.array([1.0, 0.0]))[0].round(2)
+        np.float64(1.0)
+    """
+    d = xy - xy.mean(axis=0)
+    _, _, vt = np.linalg.svd(d, full_matrices=False)
+    u = vt[0]
+    return -u if float(u @ hint) < 0 else u
+
+
+def back_to_line(p: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float = np.inf) -> np.ndarray | None:
+    """The point behind `p` (against direction `u`) where the path crosses a placement line.
+
+    Placement lines are x = +-line_mm and y = +-line_mm, `extent_mm` either side of the middle;
+    the crossing nearest behind `p` within a line's extent is used (any line if none is).
+
+    Examples:
+        >>> back_to_line(np.array([0.0, 100.0]), np.array([0.0, -1.0]), 250.0).tolist()
+        [0.0, 250.0]
+    """
+    best, best_any = None, None
+    for axis in (0, 1):
+        if abs(u[axis]) < 1e-6:
             continue
-        tb = (sign * line_mm - p0[axis]) / v[axis]
-        along = p0[1 - axis] + v[1 - axis] * tb
-        if tb <= 0 and abs(along) <= extent_mm and tb > best:
-            best, side = float(tb), name
-    return (best, side) if side is not None else (0.0, None)
+        for sign in (-1.0, 1.0):
+            s = (p[axis] - sign * line_mm) / u[axis]  # distance back along -u
+            if s < -5.0:  # ahead of `p` (a few mm: `p` itself on the line, with noise)
+                continue
+            s = max(s, 0.0)
+            along = abs(float(p[1 - axis] - s * u[1 - axis]))
+            if best_any is None or s < best_any:
+                best_any = s
+            if along <= extent_mm and (best is None or s < best):
+                best = s
+    chosen = best if best is not None else best_any
+    return None if chosen is None else p - chosen * u
+
+
+def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, line_mm: float,
+                assumed_speed_mm_s: float, tol_mm: float, move_mm: float,
+                decel_mm_s2: float = 250.0, extent_mm: float = np.inf) -> StrikerRun | None:
+    """The striker's straight run from its observations during the shot.
+
+    Args:
+        t_s: (n,) observation times from shortly before the shot, s.
+        xy: (n, 2) centres, board mm.
+        rest_xy: (2,) where it stood before the shot, if seen there.
+        line_mm: distance of the placement lines from the centre, mm.
+        assumed_speed_mm_s: speed used when the striker is seen in motion only once.
+        tol_mm: distance from the line within which observations count as on it.
+        move_mm: an observation this far from `rest_xy` is in motion.
+        decel_mm_s2: sliding friction deceleration (powdered boards: 150-350 mm/s^2).
+        extent_mm: half the length of a placement line, mm.
+
+    Returns:
+        The run, or None if the striker was not seen in motion.
+    """
+    if rest_xy is not None:
+        free = striker_run(t_s, xy, rest_xy=None, line_mm=line_mm, assumed_speed_mm_s=assumed_speed_mm_s,
+                           tol_mm=tol_mm, move_mm=move_mm, decel_mm_s2=decel_mm_s2, extent_mm=extent_mm)
+        if free is not None and free.moving_obs >= 2:
+            rel = rest_xy - free.origin_mm
+            if abs(float(rel[0] * free.direction[1] - rel[1] * free.direction[0])) > 4 * tol_mm:
+                return free  # the striker did not leave from where it was last seen standing
+
+        moving = np.flatnonzero(np.hypot(*(xy - rest_xy).T) > move_mm)
+        if moving.size == 0:
+            return None
+        t, p = t_s[moving[0]:], xy[moving[0]:]
+        u, n = follow_line(rest_xy, p, tol_mm=tol_mm)
+        origin = rest_xy
+    else:
+        if len(xy) == 0:
+            return None
+        t, p = t_s, xy
+        u, n = follow_line(None, p, tol_mm=tol_mm)
+        if n < 2 or float(np.hypot(*(p[n - 1] - p[0]))) < move_mm:
+            return _single(t_s, xy, line_mm, assumed_speed_mm_s)
+        c = p[:n].mean(axis=0)
+        start = back_to_line(c + ((p[0] - c) @ u) * u, u, line_mm, extent_mm + 20.0)
+        if start is None:
+            return _single(t_s, xy, line_mm, assumed_speed_mm_s)
+        origin = start
+    along = (p - origin) @ u
+    dev = float(along[n]) if n < len(p) else np.inf
+    dev_t = float(t[n]) if n < len(p) else np.inf
+    # speed from the first few observations only: friction slows a slow striker noticeably
+    k = int(np.searchsorted(t[:n], t[0] + 0.1, side="right")) - 1
+    k = max(min(k, n - 1), 1) if n >= 2 else 0
+    measured = k >= 1 and t[k] > t[0]
+    speed = float((along[k] - along[0]) / (t[k] - t[0])) + 0.5 * decel_mm_s2 * float(t[k] - t[0]) if measured else 0.0
+    speed = speed if speed > 1.0 else assumed_speed_mm_s
+    if rest_xy is None:
+        # never seen standing: the first observations are often already past a contact (a break at
+        # 30 fps), which makes the measured speed far too low and the start far too early
+        speed = max(speed, assumed_speed_mm_s)
+    back = float(along[0]) / speed
+    t0 = float(t[0] - back + 0.5 * decel_mm_s2 * back * back / speed)  # it was a little faster before t[0]
+    return StrikerRun(np.asarray(origin, np.float64), u, speed, t0, float(along[n - 1]), dev, n, measured,
+                      float(along[0]), p[0].copy(), float(t[0]), rest_xy is not None, float(t[n - 1]), dev_t)
+
+
+def _single(t_s: np.ndarray, xy: np.ndarray, line_mm: float, speed: float) -> StrikerRun:
+    """Seen in motion once, origin unknown: assume it came straight from the nearest placement line."""
+    p = xy[0]
+    axis = 0 if abs(p[0]) > abs(p[1]) else 1
+    origin = p.copy()
+    origin[axis] = np.copysign(line_mm, p[axis]) if p[axis] != 0 else line_mm
+    d = p - origin
+    dist = float(np.hypot(*d))
+    u = d / dist if dist > 1e-6 else np.array([0.0, -1.0])
+    return StrikerRun(origin, u, speed, float(t_s[0] - dist / speed), dist, np.inf, 1, False, dist, p.copy(),
+                      float(t_s[0]), False, float(t_s[0]), np.inf)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.errors import InputError
+from tracker.events._korona import STROKE_KEYS as KORONA_STROKE_KEYS
 from tracker.events.factory import from_json
 from tracker.events.filter import sort_events
 from tracker.events.types import EventKind, GameEvent, thaw
@@ -14,8 +15,10 @@ from tracker.specs import SIDES
 __all__ = ["stroke_record"]
 
 # shot_end keys copied into the stroke record when present (korona analysis, first disc)
-_PASS_THROUGH = ("first_disc", "first_cushion", "stroke", "blocked_before", "blocked_after", "unblocked",
-                 "newly_blocked", "striker_rest", "striker_past_zone_line")
+# Game-specific shot_end keys copied into the stroke record. Contract 1's korona key "stroke"
+# ("direct"/"rebound") is NOT copied: contract 2's "stroke" is the stroke number, and the korona
+# engine reads the same fact from "stroke_type".
+_PASS_THROUGH = ("first_disc", "first_cushion", *(k for k in KORONA_STROKE_KEYS if k != "stroke"))
 
 
 def stroke_record(shot_events: Sequence[GameEvent | Mapping[str, Any]], *, side: str,

@@ -1,0 +1,449 @@
+"""How a korona stroke began: direct or rebound, and the disc(s) the striker touched first.
+
+Until the striker touches its first disc every other disc stands still. So (1) the moment of the
+first contact is bracketed by the first frame in which any disc is seen displaced, (2) every turn of
+the striker's path before that moment is a rail (a rail reverses the component of the motion
+towards it), and (3) the first disc is the one the striker's straight path, after its rails, meets
+first. A push goes through touching discs at once (the far end of a row flies off first, the struck
+disc may not move at all when pinned against a rail), so the departures only bracket the moment
+and the candidates; the path geometry picks the disc. Neither contact events nor a frame rate high
+enough to see the contact itself are needed.
+
+All positions are board mm (origin at the board centre, x right, y down), times video seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["FirstContact", "find_first_contact"]
+
+_OUT: dict[str, tuple[float, float]] = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
+_MOVE_MM = 5.0  # a disc displaced more than this from where it stood has moved (noise is ~1 mm)
+_SEG_MM = 15.0  # path steps shorter than this give no usable direction
+_TOUCH_TOL_MM = 1.5  # slack on "the path meets a disc" (detection noise)
+_REACH_TOL_MM = 4.0  # larger slack when only the discs that moved are tried
+_TIE_MM = 2.0  # discs met within this distance along the path are met at once
+
+
+@dataclass(frozen=True, slots=True)
+class FirstContact:
+    """What the striker touched before and at its first disc contact.
+
+    Attributes:
+        rebound: a rail came before the first disc (or the striker touched a rail and no disc).
+        cushion: the first rail ("N", "E", "S", "W"); None for a direct stroke.
+        first_rows: rows (of the disc arrays given) of the disc(s) touched first; () if none.
+        t_first_s: about when, s (between the last frame with every disc still and the first
+            with one moved); None if no disc was touched.
+    """
+
+    rebound: bool
+    cushion: str | None
+    first_rows: tuple[int, ...]
+    t_first_s: float | None
+
+
+def _departures(
+    t_s: np.ndarray,
+    xy_mm: np.ndarray,
+    before_mm: np.ndarray,
+    t_from_s: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """When each disc left its place: (N,) last time seen still and (N,) first time seen moved (s).
+
+    A disc is moved at a frame when it is more than `_MOVE_MM` from where it stood and still is at
+    its next observation (or is never seen again): one stray detection does not move a disc. A disc
+    seen standing after the start that is then never seen again in the shot (knocked away too fast
+    to be followed) left at the first frame it was missing. Discs that never moved get +inf for both.
+    """
+    disp = np.hypot(*(xy_mm - before_mm[:, None, :]).transpose(2, 0, 1))
+    disp[:, t_s < t_from_s] = np.nan
+    seen = np.isfinite(disp)
+    moved = seen & (disp > _MOVE_MM)
+    still = seen & ~moved
+    # next observation also moved (or no further observation)
+    k_idx = np.where(seen, np.arange(len(t_s))[None, :], len(t_s))
+    nxt = np.minimum.accumulate(k_idx[:, ::-1], axis=1)[:, ::-1]
+    nxt = np.concatenate([nxt[:, 1:], np.full((len(nxt), 1), len(t_s))], axis=1)
+    moved_pad = np.concatenate([moved, np.ones((len(moved), 1), bool)], axis=1)
+    confirmed = moved & np.take_along_axis(moved_pad, nxt, axis=1)
+    k_last = np.where(seen.any(axis=1), len(t_s) - 1 - np.argmax(seen[:, ::-1], axis=1), len(t_s))
+    last_still = still[np.arange(len(seen)), np.minimum(k_last, len(t_s) - 1)]
+    vanished = ~confirmed.any(axis=1) & (k_last <= len(t_s) - 4) & last_still
+    confirmed[vanished, np.minimum(k_last[vanished] + 1, len(t_s) - 1)] = True
+    has = confirmed.any(axis=1)
+    k_move = np.where(has, np.argmax(confirmed, axis=1), len(t_s))
+    t_pad = np.append(t_s, np.inf)
+    t_move = t_pad[k_move]
+    before_move = still & (np.arange(len(t_s))[None, :] < k_move[:, None])
+    k_still = np.where(before_move.any(axis=1), len(t_s) - 1 - np.argmax(before_move[:, ::-1], axis=1), -1)
+    t_still = np.where(k_still >= 0, t_s[np.maximum(k_still, 0)], -np.inf)
+    return np.where(has, t_still, np.inf), t_move
+
+
+def _touching_group(centres: np.ndarray, seed: np.ndarray, touch_mm: float) -> np.ndarray:
+    """(N,) bool: `seed` rows and every disc linked to one through discs touching each other
+    (centres closer than `touch_mm`; NaN rows never touch)."""
+    d = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    adj = np.nan_to_num(d, nan=np.inf) <= touch_mm
+    group = seed.copy()
+    for _ in range(len(centres)):
+        grown = group | adj[group].any(axis=0)
+        if np.array_equal(grown, group):
+            break
+        group = grown
+    return group
+
+
+def _ray_to_discs(p: np.ndarray, d: np.ndarray, centres: np.ndarray, reach_mm: float) -> np.ndarray:
+    """(N,) distance (mm) along the unit ray p + s d at which it comes within `reach_mm` of each
+    centre; +inf where it passes wide or the centre lies behind."""
+    rel = centres - p[None, :]
+    b = rel @ d
+    c = np.einsum("ij,ij->i", rel, rel) - reach_mm**2
+    disc = b * b - c
+    s = b - np.sqrt(np.clip(disc, 0.0, None))
+    ok = (disc >= 0.0) & (b > -reach_mm)
+    return np.where(ok, np.maximum(s, 0.0), np.inf)
+
+
+def _ray_to_rail(p: np.ndarray, d: np.ndarray, line_mm: float) -> tuple[float, str | None]:
+    """Distance (mm) along the unit ray p + s d to the first rail the striker centre meets
+    (the rails are at |x|, |y| = `line_mm`), and that rail."""
+    best, side = np.inf, None
+    for name, (ox, oy) in _OUT.items():
+        along = d[0] * ox + d[1] * oy
+        if along <= 1e-9:
+            continue
+        s = (line_mm - (p[0] * ox + p[1] * oy)) / along
+        if max(s, 0.0) < best:
+            best, side = max(s, 0.0), name
+    return float(best), side
+
+
+def _path_points(
+    t_s: np.ndarray, xy: np.ndarray, start_xy: np.ndarray, t_start_s: float, t_until_s: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The striker's path from where it stood to `t_until_s`: its start, then its observations
+    in motion, thinned so that consecutive points are at least `_SEG_MM` apart.
+
+    Where it stood is `start_xy`, else the median of its last observations before the start.
+    Observations from before the stroke (the striker's rest after the last stroke, the hand
+    carrying it) are not part of the path.
+    """
+    seen = np.isfinite(xy[:, 0]) & (t_s <= t_until_s + 1e-9) & (t_s >= t_start_s - 0.3)
+    pts, times = xy[seen], t_s[seen]
+    moving = times > t_start_s - 0.02
+    if not np.all(np.isfinite(start_xy)) and (~moving).any():
+        start_xy = np.median(pts[~moving][-3:], axis=0)
+    if np.all(np.isfinite(start_xy)):
+        away = moving & (np.hypot(*(pts - start_xy).T) > 3.0)
+        pts = np.vstack([start_xy[None, :], pts[away]])
+        times = np.concatenate([[t_start_s], times[away]])
+    else:
+        pts, times = pts[moving], times[moving]
+    keep = [0] if len(pts) else []
+    for k in range(1, len(pts)):
+        if np.hypot(*(pts[k] - pts[keep[-1]])) >= _SEG_MM:
+            keep.append(k)
+    return pts[keep], times[keep]
+
+
+def _first_turn(pts: np.ndarray, half_mm: float, line_mm: float) -> tuple[int, str] | None:
+    """Where a rail first turned the path, as (index of the path point nearest to the bounce, rail);
+    None if the path never reversed.
+
+    Before the first disc contact only a rail can turn the striker, and a rail reverses the
+    component of the motion towards it. The reversal is looked for between any two steps, not
+    only neighbouring ones, since the bounce itself is often hidden or blurred.
+    """
+    if len(pts) < 3:
+        return None
+    steps = np.diff(pts, axis=0)
+    u = steps / np.maximum(np.hypot(*steps.T), 1e-9)[:, None]
+    found = []
+    for axis, (neg, pos) in ((0, ("W", "E")), (1, ("N", "S"))):
+        sig = np.flatnonzero(np.abs(u[:, axis]) > 0.1)
+        if sig.size < 2:
+            continue
+        s0 = np.sign(u[sig[0], axis])
+        later = sig[np.sign(u[sig, axis]) != s0]
+        if later.size == 0:
+            continue
+        j = int(later[0])  # the first step going back: the bounce lies before pts[j + 1]
+        rail = pos if s0 > 0 else neg
+        gap = line_mm - float(np.max(s0 * pts[: j + 2, axis]))
+        if gap <= float(np.max(np.hypot(*steps[max(j - 1, 0) : j + 1].T))) + 10.0:
+            found.append((j, gap, rail))
+    if not found:
+        return None
+    j, _, rail = min(found)
+    return j, rail
+
+
+def _legs(pts: np.ndarray, half_mm: float, line_mm: float) -> list[tuple[np.ndarray, str | None]]:
+    """Split a path (before any disc contact) at its rails: [(leg points, rail that ended it)].
+    The last leg ends with None. Points right at a bounce belong to neither leg."""
+    legs: list[tuple[np.ndarray, str | None]] = []
+    rest = pts
+    while len(rest) >= 3:
+        turn = _first_turn(rest, half_mm, line_mm)
+        if turn is None:
+            break
+        j, rail = turn
+        legs.append((rest[: j + 1], rail))
+        rest = rest[j + 1 :]
+    legs.append((rest, None))
+    return legs
+
+
+def _meet(
+    p: np.ndarray,
+    d: np.ndarray,
+    centres: np.ndarray,
+    rows: np.ndarray,
+    reach_mm: float,
+) -> tuple[float, tuple[int, ...]]:
+    """Distance along the unit ray p + s d to the first of `rows` it meets, and those rows
+    (several when met within `_TIE_MM`); (inf, ()) if it meets none."""
+    if rows.size == 0:
+        return np.inf, ()
+    s = _ray_to_discs(p, d, centres[rows], reach_mm)
+    if not np.isfinite(s).any():
+        return np.inf, ()
+    best = float(s.min())
+    return best, tuple(int(r) for r in rows[s <= best + _TIE_MM])
+
+
+def find_first_contact(
+    t_s: np.ndarray,
+    striker_xy: np.ndarray,
+    start_xy: np.ndarray,
+    coins_xy: np.ndarray,
+    coins_before: np.ndarray,
+    *,
+    t_start_s: float,
+    half_mm: float,
+    striker_r_mm: float,
+    coin_r_mm: float,
+    striker_gone: str | None = None,
+    pocket_r_mm: float = 0.0,
+) -> FirstContact | None:
+    """Direct or rebound, and the first disc, from the striker's path and the discs' departures.
+
+    Args:
+        t_s: (K,) frame times, s.
+        striker_xy: (K, 2) striker centres, board mm, NaN where not seen.
+        start_xy: (2,) where the striker stood before the stroke (NaN if unknown).
+        coins_xy: (N, K, 2) disc centres per frame, NaN where not seen.
+        coins_before: (N, 2) where each disc stood before the stroke (rows with NaN are ignored).
+        t_start_s: when the stroke started, s.
+        half_mm: half the playing surface, mm.
+        striker_r_mm: striker radius, mm.
+        coin_r_mm: disc radius, mm.
+        striker_gone: "pocketed" or "off_board" when the striker left the board, "vanished" when it
+            was lost from sight moving and not found again, else None.
+        pocket_r_mm: pocket radius, mm (pockets touch both edges at each corner).
+
+    Returns:
+        The `FirstContact`, or None when the striker was not seen moving before its first contact
+        and the departures leave more than one candidate.
+    """
+    on = np.all(np.isfinite(coins_before), axis=1)
+    moment = _first_moment(t_s, coins_xy, coins_before, on, t_start_s - 0.05, coin_r_mm)
+    pts, _ = _path_points(t_s, striker_xy, start_xy, t_start_s, moment.t_pre_s)
+    if len(pts) < 2:
+        if moment.cand.size == 1:
+            return FirstContact(False, None, (int(moment.cand[0]),), moment.t_contact_s)
+        return None
+    scene = _Scene(coins_before, np.flatnonzero(on), moment, half_mm - striker_r_mm, striker_r_mm + coin_r_mm)
+    rails: list[str] = []
+    last: tuple[np.ndarray, np.ndarray, float, str] | None = None  # the last leg that a rail ended
+    for leg, rail in _legs(pts, half_mm, scene.line_mm):
+        if len(leg) < 2:  # nothing usable seen between two rails
+            rails += [rail] if rail is not None else []
+            continue
+        p, d = _fit_line(leg)
+        if rail is None:
+            return _last_leg(scene, leg, p, d, rails, striker_gone, pocket_r_mm, half_mm)
+        s_disc, rows = _meet(p, d, coins_before, scene.on_rows, scene.reach_mm + _TOUCH_TOL_MM)
+        s_rail, _ = _ray_to_rail(p, d, scene.line_mm)
+        if rows and s_disc <= s_rail + 1.0:  # the path turned at a disc before that rail
+            return _found(rails, rows, moment.t_contact_s)
+        rails.append(rail)
+        last = (p, d, s_rail, rail)
+    if moment.moved and last is not None:  # the path after the last rail was not seen: bounce off it
+        p, d, s_rail, rail = last
+        first = _best_after_rail(p + d * s_rail, d, rail, coins_before, moment.cand, scene.reach_mm)
+        return _found(rails, first, moment.t_contact_s)
+    return _found(rails, (), moment.t_contact_s)
+
+
+@dataclass(frozen=True, slots=True)
+class _Moment:
+    """The first contact's moment bracketed by the discs' departures.
+
+    Attributes:
+        moved: some disc moved. t_pre_s: last frame (s) before any disc could have left (inf if
+            none moved). cand: rows that may have been hit first. t_contact_s: about when, s.
+    """
+
+    moved: bool
+    t_pre_s: float
+    cand: np.ndarray
+    t_contact_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Scene:
+    """What the path is cast against: where the discs stood, the rails, the reach of a touch (mm)."""
+
+    centres: np.ndarray
+    on_rows: np.ndarray
+    moment: _Moment
+    line_mm: float
+    reach_mm: float
+
+
+def _first_moment(
+    t_s: np.ndarray,
+    coins_xy: np.ndarray,
+    coins_before: np.ndarray,
+    on: np.ndarray,
+    t_from_s: float,
+    coin_r_mm: float,
+) -> _Moment:
+    t_still, t_move = np.full(len(coins_before), np.inf), np.full(len(coins_before), np.inf)
+    if on.any():
+        t_still[on], t_move[on] = _departures(t_s, coins_xy[on], coins_before[on], t_from_s)
+    if not np.isfinite(t_move).any():
+        return _Moment(False, np.inf, np.zeros(0, int), None)
+    t_seen = float(np.min(t_move))
+    early = t_still < t_seen  # could have left at or before the first disc seen moving
+    t_pre = float(np.min(t_still[early]))
+    # a push goes through touching discs at once (the far end of a row flies off first), so the
+    # striker may have hit any disc touching an early mover
+    cand = np.flatnonzero(_touching_group(coins_before, early, 2.0 * coin_r_mm + 2.0))
+    return _Moment(True, t_pre, cand, 0.5 * (t_pre + t_seen) if np.isfinite(t_pre) else t_seen)
+
+
+def _last_leg(
+    scene: _Scene,
+    leg: np.ndarray,
+    p: np.ndarray,
+    d: np.ndarray,
+    rails: list[str],
+    gone: str | None,
+    pocket_r_mm: float,
+    half_mm: float,
+) -> FirstContact:
+    """The path's last straight leg seen before the first contact, cast at p along d."""
+    m, c = scene.moment, scene.centres
+    s_disc, rows = _meet(p, d, c, scene.on_rows, scene.reach_mm + _TOUCH_TOL_MM)
+    s_rail, ray_rail = _ray_to_rail(p, d, scene.line_mm)
+    if not m.moved:  # the striker stopped or left the board without moving a disc
+        if rows and s_disc <= 3.0:
+            return _found(rails, rows, m.t_contact_s)
+        if ray_rail is not None and _left_over_rail(p, d, s_rail, gone, pocket_r_mm, half_mm):
+            rails = [*rails, ray_rail]
+        return _found(rails, (), None)
+    if rows and s_disc <= s_rail + 1.0:
+        return _found(rails, rows, m.t_contact_s)
+    # a short leg gives a rough direction: a disc that moved first, just off the ray, was hit
+    rows = _cone_meet(p, d, c, m.cand, scene.reach_mm, float(np.hypot(*(leg[-1] - leg[0]))), s_rail)
+    if rows:
+        return _found(rails, rows, m.t_contact_s)
+    if ray_rail is not None and np.isfinite(s_rail):  # a rail between the last sight and the disc
+        first = _best_after_rail(p + d * s_rail, d, ray_rail, c, m.cand, scene.reach_mm)
+        return _found([*rails, ray_rail], first, m.t_contact_s)
+    _, rows = _meet(p, d, c, m.cand, scene.reach_mm + _REACH_TOL_MM)
+    return _found(rails, rows or _nearest(p, c, m.cand), m.t_contact_s)
+
+
+def _cone_meet(
+    p: np.ndarray,
+    d: np.ndarray,
+    centres: np.ndarray,
+    rows: np.ndarray,
+    reach_mm: float,
+    leg_mm: float,
+    s_max: float,
+) -> tuple[int, ...]:
+    """Rows within the cone of directions a path leg of `leg_mm` allows (observed centres of a fast
+    striker scatter by about 3 mm), ahead of p and nearer than `s_max`; the nearest along the ray."""
+    if rows.size == 0:
+        return ()
+    rel = centres[rows] - p[None, :]
+    along = rel @ d
+    across = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
+    slack = _REACH_TOL_MM + 12.0 / max(leg_mm, 12.0) * np.clip(along, 0.0, None)
+    ok = (along > -reach_mm) & (along < s_max + reach_mm) & (across <= reach_mm + slack)
+    if not ok.any():
+        return ()
+    best = float(along[ok].min())
+    return tuple(int(r) for r in rows[ok & (along <= best + _TIE_MM)])
+
+
+def _left_over_rail(
+    p: np.ndarray, d: np.ndarray, s_rail: float, gone: str | None, pocket_r_mm: float, half_mm: float
+) -> bool:
+    """Did a striker that moved no disc touch the rail its path leads to? Yes if it stopped against
+    it or went over it. One that went into a pocket (or vanished, which is either) did if the
+    rail comes before the pocket's capture (its centre within about a third of the pocket radius
+    of the pocket's centre)."""
+    if s_rail <= 6.0 or gone == "off_board":
+        return True
+    if gone not in ("vanished", "pocketed"):
+        return False
+    corner = half_mm - pocket_r_mm  # pocket circles touch both edges of the surface
+    centres = np.array([[-corner, -corner], [corner, -corner], [corner, corner], [-corner, corner]])
+    s_pocket = float(_ray_to_discs(p, d, centres, 0.6 * pocket_r_mm).min())
+    if gone == "vanished" and not np.isfinite(s_pocket):
+        return True
+    return bool(s_rail < s_pocket)
+
+
+def _found(rails: list[str], rows: tuple[int, ...], t_contact: float | None) -> FirstContact:
+    return FirstContact(bool(rails), rails[0] if rails else None, tuple(rows), t_contact if rows else None)
+
+
+def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The straight path through (n,2) points (n >= 2), in time order: the last point moved onto
+    the fitted line, and the unit direction of travel. Trailing points off the line (already
+    deflected) are dropped first."""
+    while True:
+        c = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - c)
+        d = vt[0] if float(vt[0] @ (pts[-1] - pts[0])) >= 0 else -vt[0]
+        off = np.abs((pts - c) @ np.array([-d[1], d[0]]))
+        if len(pts) <= 2 or off[-1] <= 4.0:
+            return c + d * float((pts[-1] - c) @ d), d
+        pts = pts[:-1]
+
+
+def _best_after_rail(
+    hit: np.ndarray, d: np.ndarray, rail: str, centres: np.ndarray, cand: np.ndarray, reach: float
+) -> tuple[int, ...]:
+    """After a rail the angle depends on the rail's bounce; try softer and harder bounces."""
+    axis = 0 if rail in ("E", "W") else 1
+    for e in (1.0, 0.8, 0.6, 1.2, 0.45, 1.5):
+        out = d.copy()
+        out[axis] = -out[axis] * e
+        _, rows = _meet(hit, _unit(out), centres, cand, reach + _REACH_TOL_MM)
+        if rows:
+            return rows
+    return _nearest(hit, centres, cand)
+
+
+def _nearest(p: np.ndarray, centres: np.ndarray, cand: np.ndarray) -> tuple[int, ...]:
+    if cand.size == 0:
+        return ()
+    return (int(cand[int(np.argmin(np.hypot(*(centres[cand] - p).T)))]),)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.hypot(*v))
+    return v / n if n > 1e-9 else np.array([0.0, -1.0])

@@ -80,7 +80,9 @@ class BoardGeometry:
 
     def is_pocket_hole(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: a circle centred on a pocket that is not man-sized: the hole itself (a disc
-        cannot rest centred over the hole; a man passing over it still fits a man's radius)."""
+        cannot rest centred over the hole; a man passing over it still fits a man's radius).
+        (Rejecting every circle centred within pocket radius - half its radius also drops the
+        men the simulator rests partly over a pocket; measured, so not done.)"""
         if len(xy_mm) == 0:
             return np.zeros(0, bool)
         d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)

@@ -44,14 +44,21 @@ class _Plan:
         object.__setattr__(self, "dirs", np.stack([np.cos(ang), np.sin(ang)], axis=1).astype(np.float32))
         object.__setattr__(self, "r_frac", r)
         object.__setattr__(self, "design", np.stack([np.ones(self.n_rays), np.cos(ang), np.sin(ang)], axis=1))
-        parts = (("face", 0.0, 0.45), ("search", 0.72, 1.32), ("band", 0.72, 0.86), ("edge", 0.9, 1.0),
-                 ("inner", 0.25, 0.5), ("rim", 0.86, 1.0))
+        parts = (
+            ("face", 0.0, 0.45),
+            ("search", 0.72, 1.32),
+            ("band", 0.72, 0.86),
+            ("edge", 0.9, 1.0),
+            ("inner", 0.25, 0.5),
+            ("rim", 0.86, 1.0),
+        )
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
 
 
 _SCREEN = _Plan(16, 12)  # cheap first look at every candidate
 _FINE = _Plan(24, 28)  # full resolution for the survivors
+_QUICK = _Plan(16, 20)  # candidates already known to be discs (video path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,7 @@ class RefineResult:
         coverage: (N,) number of the 8 octants holding at least one consistent outline ray.
         rim: (N,) fraction of rays whose outer 14 % is darker than their inner face (a disc's
             rim runs all round; two printed lines one diameter apart darken only two arcs).
+        tag: (N,) bool, the caller's per-candidate `tag` carried through (all True if none).
     """
 
     xy_mm: np.ndarray
@@ -82,6 +90,7 @@ class RefineResult:
     shade: np.ndarray
     coverage: np.ndarray
     rim: np.ndarray
+    tag: np.ndarray
 
 
 def _sample_rays(
@@ -221,18 +230,24 @@ def refine_discs(
     min_support: float = 0.35,
     hole_mm: np.ndarray | None = None,
     board_lab: np.ndarray | None = None,
+    tag: np.ndarray | None = None,
+    screen: bool = True,
 ) -> RefineResult:
     """Refine candidate centres (N, 2) board mm with nominal radii (N,) mm; see module doc.
 
     Two rounds: a cheap screening round (in the rectified `board_lab` when given, else in the
     frame), then a full-resolution round only for candidates whose first round found an
-    outline on at least `min_support` of the rays in 5 of 8 octants.
+    outline on at least `min_support` of the rays in 5 of 8 octants. `tag` (N,) bool is
+    carried through to the surviving candidates. `screen=False` skips the first round (for
+    candidates already known to be discs, e.g. foreground blobs of the video path).
     """
     xy = np.asarray(xy_mm, dtype=np.float64).copy()
     r_nom = np.asarray(r_mm, dtype=np.float64)
     hole = np.zeros(len(xy)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
     hole_frac = hole / np.maximum(r_nom, 1e-6)
-    if board_lab is not None:
+    if not screen:
+        weight, misfit = np.ones((len(xy), _SCREEN.n_rays)), np.zeros(len(xy))
+    elif board_lab is not None:
         xy, weight, misfit = _screen_on_board(board_lab, maps, xy, r_nom, min_rise, hole_frac)
     else:
         xy, _, _, _, _, weight = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
@@ -242,14 +257,25 @@ def refine_discs(
     alive = alive[
         _unique(xy[alive], weight[alive].mean(axis=1) - misfit[alive], 0.5 * float(r_nom.min(initial=1.0)))
     ]
+    tags = (np.ones(len(r_nom), bool) if tag is None else np.asarray(tag, bool))[alive]
     xy, r_nom, hole_frac = xy[alive], r_nom[alive], hole_frac[alive]
     n = len(alive)
     if n == 0:
         z = np.zeros((0, 3))
         return RefineResult(
-            np.zeros((0, 2)), np.zeros(0), z, np.zeros(0), np.zeros(0), z, z, z, np.zeros(0), np.zeros(0)
+            np.zeros((0, 2)),
+            np.zeros(0),
+            z,
+            np.zeros(0),
+            np.zeros(0),
+            z,
+            z,
+            z,
+            np.zeros(0),
+            np.zeros(0),
+            np.zeros(0, bool),
         )
-    p = _FINE
+    p = _FINE if screen else _QUICK
     xy, radius, samples, rise, face, weight = _iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac)
     support = weight.mean(axis=1)
     contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
@@ -274,4 +300,5 @@ def refine_discs(
         edge_lab.astype(np.float64),
         octants,
         rim,
+        tags,
     )

@@ -3,18 +3,25 @@
 `Detector(calib).detect(frame)` runs a flat sequence:
     1. rectify: one precomputed remap from the original frame to a top-down board image at a
        fixed scale (disc radii are constants there);
-    2. candidates: fixed-radius circle voting on colour edges, one accumulator per disc size;
+    2. candidates:
+       - still path (the first frame, or every frame with `background=False`): fixed-radius
+         circle voting on all colour edges, one accumulator per disc size;
+       - video path (later frames): the board's background (printed markings, texture,
+         lighting) is learned from the first frame with its discs and hands filled in, and
+         kept current by a running average; a foreground blob of one disc's size is one
+         candidate, larger blobs are split by circle voting inside their boxes only;
     3. refine: radial edge search in the ORIGINAL frame and a per-disc circle fit (all discs at
        once) -> centres to a fraction of a millimetre, radius, face colour;
     4. classify: striker by size, men and queen by face colour;
-    5. clean up: non-maximum suppression, printed-circle rejection, pocket flags;
+    5. clean up: non-maximum suppression, printed-circle rejection (video path: only where the
+       background was filled in; elsewhere a disc must differ from the background), pocket flags;
     6. occlusion: large non-surface, non-disc regions (hands, arms, cue).
 Everything is vectorised over pixels and discs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import fields
 from typing import Any
 
 import cv2
@@ -23,75 +30,17 @@ import numpy as np
 from calibration.appearance import Appearance
 from calibration.model import BoardCalibration, Failed
 from calibration.rectify import BoardMaps, build_board_maps
+from tracker._detect_bg import BackgroundModel, foreground, learn_background, update_background
 from tracker._detect_board import BoardGeometry, build_geometry, edge_contrast, surface_lab_from
-from tracker._detect_refine import refine_discs
+from tracker._detect_refine import RefineResult, refine_discs
+from tracker._detect_types import Detection, DetectorConfig, Found
+from tracker._detect_video import blob_candidates
 from tracker._detect_vote import edge_field, vote_centres
 from tracker.detections import FrameDetections
 from tracker.occlusion import occlusion_mask, stamp_discs
 from tracker.specs import DiscKind, EquipmentSpec, default_equipment, load_board, load_equipment
 
 __all__ = ["Detection", "Detector", "DetectorConfig"]
-
-
-@dataclass(frozen=True, slots=True)
-class DetectorConfig:
-    """Tuning of `Detector`.
-
-    Attributes:
-        px_per_mm: scale of the rectified board image (candidates only; centres are refined
-            in the original frame).
-        margin_mm: band kept around the playing surface.
-        edge_min_mag: minimum colour gradient for an edge pixel to vote (Lab units per px).
-        min_vote_frac: a candidate needs this fraction of a full outline's votes.
-        min_support: fraction of rays that must find the outline.
-        min_score: detections below this score are dropped.
-        min_rise: minimum colour step at a disc outline (Lab units).
-        occlusion_far: colour distance from the surface above which a pixel is foreground.
-        occlusion_min_area_mm2: smallest occluding region.
-        moved_offset_mm: board_moved samples this far either side of the surface edges.
-    """
-
-    px_per_mm: float = 0.4
-    margin_mm: float = 25.0
-    edge_min_mag: float = 8.0
-    min_vote_frac: float = 0.4
-    min_support: float = 0.5
-    min_score: float = 0.3
-    min_rise: float = 8.0
-    occlusion_far: float = 28.0
-    occlusion_min_area_mm2: float = 2500.0
-    moved_offset_mm: float = 4.0
-    max_candidates: int = 48
-
-
-@dataclass(frozen=True, slots=True)
-class Detection:
-    """What one frame shows.
-
-    Attributes:
-        discs: detections; `xy_img` in ORIGINAL image px, `xy_board` in board mm.
-        occlusion: (H, W) bool mask in the rectified board image (True = hidden by a hand, arm,
-            cue or head).
-        occluded_fraction: occluded share of the playing surface, 0..1.
-        px_per_mm: scale of `occlusion`.
-        centre_px: (2,) board centre in `occlusion` pixels.
-    """
-
-    discs: FrameDetections
-    occlusion: np.ndarray
-    occluded_fraction: float
-    px_per_mm: float
-    centre_px: np.ndarray = field(repr=False)
-
-    def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray:
-        """(N, 2) board mm -> (N,) bool, True where the point is inside the occlusion mask."""
-        uv = np.rint(np.asarray(xy_mm, dtype=np.float64).reshape(-1, 2) * self.px_per_mm + self.centre_px)
-        h, w = self.occlusion.shape
-        ij = uv.astype(np.int64)
-        ok = (ij[:, 0] >= 0) & (ij[:, 0] < w) & (ij[:, 1] >= 0) & (ij[:, 1] < h)
-        out = np.zeros(len(ij), bool)
-        out[ok] = self.occlusion[ij[ok, 1], ij[ok, 0]]
-        return out
 
 
 def _colour_distance(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
@@ -126,6 +75,15 @@ def _suppress_overlaps(xy: np.ndarray, radius: np.ndarray, score: np.ndarray) ->
     return np.asarray(~np.any(overlap & better, axis=1))
 
 
+_GATE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+# foreground probes (units of the disc radius): the face (centre and two rings), then the rim
+_RING = np.stack([np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1)
+_FACE_PROBE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING, 0.65 * _RING, 0.9 * _RING])
+
+
+_DEFAULT_CONFIG = DetectorConfig()
+
+
 class Detector:
     """Finds every disc in frames of one calibrated camera view.
 
@@ -140,7 +98,7 @@ class Detector:
         calib: BoardCalibration,
         *,
         equipment: str | EquipmentSpec | None = None,
-        config: DetectorConfig = DetectorConfig(),
+        config: DetectorConfig = _DEFAULT_CONFIG,
     ) -> None:
         self.calib = calib
         self.config = config
@@ -150,6 +108,13 @@ class Detector:
         self.geom: BoardGeometry = build_geometry(self.board, self.maps, self.equipment, calib)
         self.appearance: Appearance | None = calib.appearance
         self._edge_ref: np.ndarray | None = None
+        self._bg: BackgroundModel | None = None
+        self._pending: tuple[np.ndarray, np.ndarray] | None = None
+        self._frames_since_update = 0
+        self._last_xy, self._last_r = np.zeros((0, 2)), np.zeros(0)
+        self._no_occlusion = np.zeros(self.geom.markings_half.shape, bool)
+        self._no_occlusion.setflags(write=False)
+        self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
         self._debug: dict[str, Any] | None = None  # set to {} to keep intermediate arrays
 
     # -- per frame -------------------------------------------------------------------------
@@ -157,6 +122,10 @@ class Detector:
         self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None
     ) -> Detection:
         """Detect discs and occlusion in one frame.
+
+        The first frame (and every frame when `config.background` is off) goes through the
+        still-image path; from the second frame on, discs are found as foreground against the
+        learned background of the board (the video path).
 
         Args:
             frame_bgr: (H, W, 3) uint8 ORIGINAL frame of the calibrated size.
@@ -167,15 +136,116 @@ class Detector:
             ValueError: wrong frame shape, dtype or size.
         """
         self._check_frame(frame_bgr)
-        cfg, geom, eq = self.config, self.geom, self.equipment
-        # 1. rectify
-        board_lab = cv2.cvtColor(self.maps.rectify(frame_bgr), cv2.COLOR_BGR2LAB)
+        board_bgr = self.maps.rectify(frame_bgr)  # 1. rectify
+        if self.config.background and self._pending is not None:
+            self._bg = learn_background(*self._pending)
+            self._pending = None
+        if self._bg is None:
+            found = self._detect_still(frame_bgr, board_bgr)
+            self._last_xy, self._last_r = found.xy_mm, found.nominal
+            if self.config.background:
+                self._pending = (board_bgr, self._busy(found))
+        else:
+            found = self._detect_video(frame_bgr, board_bgr)
+        return self._package(found, t_s, frame_idx)
+
+    def _detect_still(self, frame_bgr: np.ndarray, board_bgr: np.ndarray) -> Found:
+        """Still-image path: candidates from circle votes on all colour edges."""
+        cfg, geom = self.config, self.geom
+        board_lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
         app = self._appearance(board_lab)
         far = _colour_distance(board_lab, app.surface_lab)
         # 2. candidates, one accumulator per disc size, strongest first, at most max_candidates
         ys, xs, unit = edge_field(
             far, board_lab[..., 0].astype(np.float32), min_mag=cfg.edge_min_mag, weight=geom.vote_weight
         )
+        xy0, r0 = self._vote(ys, xs, unit, geom.centre_valid)
+        fg = (far > cfg.occlusion_far).astype(np.uint8) * 255
+        return self._finish(
+            frame_bgr, board_bgr, board_lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False
+        )
+
+    def _detect_video(self, frame_bgr: np.ndarray, board_bgr: np.ndarray) -> Found:
+        """Video path: candidates from foreground blobs against the learned background."""
+        cfg, geom, bg = self.config, self.geom, self._bg
+        assert bg is not None and self.appearance is not None
+        # 2. candidates: one per disc-sized blob, circle votes inside larger blobs
+        diff, fg, thresh = foreground(board_bgr, bg, min_diff=cfg.bg_min_diff)
+        blobs = blob_candidates(
+            fg,
+            diff,
+            board_bgr,
+            self.maps,
+            np.asarray(geom.radii_mm),
+            geom.centre_valid,
+            min_mag=cfg.edge_min_mag,
+            min_vote_frac=cfg.min_vote_frac,
+            max_peaks=cfg.max_candidates,
+            large_px=self._occluder_px,
+        )
+        # last frame's discs no blob explains now (a disc close to the surface colour at rest
+        # may be too faint a blob): looked for again with the still path's checks
+        carried = self._carried(blobs.xy_mm)
+        xy0 = np.concatenate([blobs.xy_mm, self._last_xy[carried]])
+        r0 = np.concatenate([blobs.r_mm, self._last_r[carried]])
+        # still-path checks only where the background was filled in (never seen bare) and on
+        # large blobs (hands)
+        uv = np.clip(np.rint(self.maps.to_px(xy0)).astype(np.intp), 0, geom.shape[0] - 1)
+        unknown = (bg.known[uv[:, 1], uv[:, 0]] == 0) | np.concatenate(
+            [blobs.in_large, np.ones(carried.sum(), bool)]
+        )
+        found = self._finish(
+            frame_bgr,
+            board_bgr,
+            None,
+            self.appearance,
+            xy0,
+            r0,
+            unknown,
+            fg if blobs.has_large else None,
+            video=True,
+        )
+        found = self._on_foreground(found, diff, thresh)
+        self._last_xy, self._last_r = found.xy_mm, found.nominal
+        # keep the background current (not every frame: it changes slowly)
+        if self._frames_since_update >= cfg.bg_update_every - 1:
+            near = int(np.ceil(geom.striker_r * 2 * cfg.px_per_mm))
+            update_background(bg, board_bgr, fg, self._busy(found), alpha=cfg.bg_alpha, near_px=near)
+            self._frames_since_update = 0
+        else:
+            self._frames_since_update += 1
+        return found
+
+    def _carried(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(M,) bool over the last frame's discs: no candidate within half a man's radius."""
+        if len(self._last_xy) == 0 or len(xy_mm) == 0:
+            return np.ones(len(self._last_xy), bool)
+        d = np.linalg.norm(self._last_xy[:, None, :] - xy_mm[None], axis=2).min(axis=1)
+        return np.asarray(d > 0.5 * self.geom.man_r)
+
+    def _on_foreground(self, found: Found, diff: np.ndarray, thresh: float) -> Found:
+        """Drop discs that are mostly background (a printed circle, a stale patch): the median
+        difference from the background over the face and rim must come near the foreground
+        threshold (a light disc on a light board may differ only a little, but all over; a
+        printed circle next to a disc differs only on the side the disc touches), or most of
+        the rim must differ (a disc of nearly the surface colour still has its dark rim)."""
+        if len(found.xy_mm) == 0:
+            return found
+        pts = found.xy_mm[:, None, :] + _FACE_PROBE[None] * found.nominal[:, None, None]
+        uv = np.rint(self.maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
+        uv = np.clip(uv, 0, self.geom.shape[0] - 1)
+        probes = diff[uv[:, 1], uv[:, 0]].reshape(len(found.xy_mm), -1)
+        level = np.median(probes, axis=1)
+        # the rim: 6 of its 8 probes (a neighbour touches at most 3)
+        rim = np.sort(probes[:, -8:], axis=1)[:, 2]
+        keep = (level >= 0.8 * thresh) | (rim >= thresh) | found.strict
+        return found.select(keep)
+
+    def _vote(
+        self, ys: np.ndarray, xs: np.ndarray, unit: np.ndarray, valid: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate centres (N, 2) board mm and nominal radii (N,) mm from edge votes."""
+        cfg, geom = self.config, self.geom
         radii_mm = np.asarray(geom.radii_mm)
         uv, which, _ = vote_centres(
             geom.shape,
@@ -185,21 +255,35 @@ class Detector:
             tuple(radii_mm * cfg.px_per_mm),
             min_frac=cfg.min_vote_frac,
             max_peaks=cfg.max_candidates,
-            valid=geom.centre_valid,
+            valid=valid,
         )
-        xy0, r0 = self.maps.to_mm(uv), radii_mm[which]
+        return self.maps.to_mm(uv), radii_mm[which]
+
+    def _finish(
+        self,
+        frame_bgr: np.ndarray,
+        board_bgr: np.ndarray,
+        board_lab: np.ndarray | None,
+        app: Appearance,
+        xy0: np.ndarray,
+        r0: np.ndarray,
+        check_printed: np.ndarray,
+        fg: np.ndarray | None,
+        *,
+        video: bool,
+    ) -> Found:
+        """Steps 3-6 shared by both paths: refine, classify, clean up, occlusion.
+
+        `board_lab` (Lab board image): given, every candidate gets a screening round in it;
+        None, it is computed here only if needed. `check_printed` (N,) marks the candidates
+        held to the still path's checks (all of them unless `video`); `fg` None: no occluder.
+        """
+        cfg, geom, eq = self.config, self.geom, self.equipment
+        # video path: candidates are foreground blobs (checked again in `_on_foreground`), so a
+        # weaker outline is enough
         # 3. refine in the original frame
         hole0 = np.where(r0 == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
-        ref = refine_discs(
-            frame_bgr,
-            self.maps,
-            xy0,
-            r0,
-            min_rise=cfg.min_rise,
-            min_support=cfg.min_support,
-            hole_mm=hole0,
-            board_lab=board_lab,
-        )
+        ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video)
         # 4. classify: striker by size, coins by colour
         is_striker = np.abs(ref.radius_mm - geom.striker_r) < np.abs(ref.radius_mm - geom.man_r)
         if eq.striker_diameter_mm == eq.man_diameter_mm:
@@ -211,18 +295,24 @@ class Detector:
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
         # 5. clean up
-        keep = (ref.support >= cfg.min_support) & (score >= cfg.min_score) & geom.inside(ref.xy_mm)
+        # (a candidate where the background was only filled in may be a printed mark: strict)
+        lax = video & ~ref.tag
+        min_support = np.where(lax, cfg.video_min_support, cfg.min_support)
+        keep = (ref.support >= min_support) & (score >= cfg.min_score) & geom.inside(ref.xy_mm)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too)
-        keep &= ref.coverage >= np.where(geom.near_pocket(ref.xy_mm), 5, 6)
+        keep &= ref.coverage >= np.where(geom.near_pocket(ref.xy_mm), 5, 6) - lax
         keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
-        # the face and outer band both the surface colour: two printed lines one diameter apart
         # face the surface colour and no rim all round: two printed lines one diameter apart
         plain = (_lab_dist(ref.face_lab, app.surface_lab) < 18.0) & (ref.rim < 0.85)
-        keep &= ~plain
-        keep &= ~geom.is_printed_circle(
-            ref.xy_mm, np.where(keep, kind, -1), board_lab, ref.face_lab, ref.shade, ref.radius_mm
-        )
+        keep &= ~plain | lax
+        if np.any(ref.tag & keep):
+            if board_lab is None:
+                board_lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+            printed = geom.is_printed_circle(
+                ref.xy_mm, np.where(keep, kind, -1), board_lab, ref.face_lab, ref.shade, ref.radius_mm
+            )
+            keep &= ~(printed & ref.tag)
         idx = np.nonzero(keep)[0]
         if self._debug is not None:
             self._debug.update(
@@ -230,22 +320,87 @@ class Detector:
             )
         idx = idx[_suppress_overlaps(ref.xy_mm[idx], nominal[idx], score[idx])]
         xy_mm = ref.xy_mm[idx]
-        xy_img = self.maps.board_mm_to_original(xy_mm).astype(np.float32)
-        scale_px = geom.local_px_per_mm(xy_mm)
+        # 6. occlusion
+        occ = self._occlusion(fg, xy_mm, nominal[idx]) if fg is not None else self._no_occlusion
+        return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
+
+    def _refine(
+        self,
+        frame_bgr: np.ndarray,
+        board_bgr: np.ndarray,
+        board_lab: np.ndarray | None,
+        xy0: np.ndarray,
+        r0: np.ndarray,
+        hole0: np.ndarray,
+        strict: np.ndarray,
+        *,
+        video: bool,
+    ) -> RefineResult:
+        """Refine all candidates; on the video path only the `strict` ones get the screening
+        round (in the Lab board image), the foreground blobs go straight to the fine round."""
+        cfg = self.config
+
+        def run(sel: np.ndarray, lab: np.ndarray | None) -> RefineResult:
+            return refine_discs(
+                frame_bgr,
+                self.maps,
+                xy0[sel],
+                r0[sel],
+                min_rise=cfg.min_rise,
+                min_support=cfg.min_support,
+                hole_mm=hole0[sel],
+                board_lab=lab,
+                tag=strict[sel],
+                screen=lab is not None,
+            )
+
+        if not video:
+            return run(np.ones(len(r0), bool), board_lab)
+        quick = run(~strict, None)
+        if not strict.any():
+            return quick
+        lab = board_lab if board_lab is not None else cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+        careful = run(strict, lab)
+        return RefineResult(
+            *(
+                np.concatenate([getattr(quick, f.name), getattr(careful, f.name)])
+                for f in fields(RefineResult)
+            )
+        )
+
+    def _package(self, found: Found, t_s: float | None, frame_idx: int | None) -> Detection:
+        geom = self.geom
+        xy_mm = found.xy_mm.reshape(-1, 2)
+        n = len(xy_mm)
+        # centres and one-mm steps along x and y, mapped in one lookup: the local image scale
+        px = self.maps.board_mm_to_original(np.concatenate([xy_mm, xy_mm + [1.0, 0.0], xy_mm + [0.0, 1.0]]))
+        xy_img, step_x, step_y = px[:n], px[n : 2 * n], px[2 * n :]
+        scale = 0.5 * (np.linalg.norm(step_x - xy_img, axis=1) + np.linalg.norm(step_y - xy_img, axis=1))
         dets = FrameDetections(
-            xy_img=xy_img.reshape(-1, 2),
-            radius_px=(ref.radius_mm[idx] * scale_px).astype(np.float32),
-            kind=kind[idx],
-            score=score[idx].astype(np.float32),
+            xy_img=xy_img.astype(np.float32).reshape(-1, 2),
+            radius_px=(found.radius_mm * scale).astype(np.float32),
+            kind=found.kind,
+            score=found.score.astype(np.float32),
             xy_board=xy_mm.astype(np.float32).reshape(-1, 2),
             flags=geom.flags(xy_mm),
             t_s=t_s,
             frame_idx=frame_idx,
         )
-        # 6. occlusion
-        occ = self._occlusion(far, xy_mm, nominal[idx])
-        frac = float(np.count_nonzero(occ)) / max(1, geom.surface_half_px)
-        return Detection(dets, occ, frac, 0.5 * cfg.px_per_mm, (self.maps.centre_px - 0.5) * 0.5)
+        frac = float(np.count_nonzero(found.occlusion)) / max(1, geom.surface_half_px)
+        return Detection(
+            dets, found.occlusion, frac, 0.5 * self.config.px_per_mm, (self.maps.centre_px - 0.5) * 0.5
+        )
+
+    def _busy(self, found: Found) -> np.ndarray:
+        """(H, W) uint8 board-image mask under detected discs (with a margin) and occluders."""
+        geom = self.geom
+        r = (float(found.nominal.max()) if len(found.nominal) else geom.striker_r) * 1.3
+        busy = stamp_discs(geom.shape, self.maps.to_px(found.xy_mm), r * self.config.px_per_mm)
+        occ = cv2.resize(
+            found.occlusion.astype(np.uint8) * 255, geom.shape[::-1], interpolation=cv2.INTER_NEAREST
+        )
+        occ = cv2.dilate(occ, _GATE_KERNEL, iterations=2)
+        return np.asarray(cv2.bitwise_or(busy, occ))
 
     def _check_frame(self, frame_bgr: np.ndarray) -> None:
         if (
@@ -269,17 +424,17 @@ class Detector:
             self.appearance = Appearance(colour, spread)
         return self.appearance
 
-    def _occlusion(self, far: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray) -> np.ndarray:
-        """Occlusion mask, computed at half the board-image scale and returned at half scale."""
+    def _occlusion(self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray) -> np.ndarray:
+        """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale."""
         cfg, geom = self.config, self.geom
-        small = cv2.resize(far, geom.markings_half.shape[::-1], interpolation=cv2.INTER_AREA)
-        fg: np.ndarray = (small > cfg.occlusion_far).astype(np.uint8) * 255
-        fg = cv2.bitwise_and(fg, cv2.bitwise_not(geom.markings_half))
+        small = cv2.resize(fg, geom.markings_half.shape[::-1], interpolation=cv2.INTER_AREA)
+        fg_half: np.ndarray = (small > 127).astype(np.uint8) * 255
+        fg_half = cv2.bitwise_and(fg_half, cv2.bitwise_not(geom.markings_half))
         scale = 0.5 * cfg.px_per_mm
         stamp_r = (float(r_mm.max()) if len(r_mm) else geom.striker_r) * 1.25 * scale
-        discs = stamp_discs(fg.shape, (self.maps.to_px(xy_mm) - 0.5) * 0.5, stamp_r)
+        discs = stamp_discs(fg_half.shape, (self.maps.to_px(xy_mm) - 0.5) * 0.5, stamp_r)
         return occlusion_mask(
-            fg,
+            fg_half,
             discs,
             geom.surface_half,
             open_px=int(round(8 * scale)),

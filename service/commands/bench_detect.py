@@ -1,9 +1,12 @@
 """`boardtrack bench detect`: board-finding and disc-detection accuracy and speed.
 
 Synthetic suite: seeded `render_still` frames across realism levels, layouts and hands; each
-frame is calibrated from scratch (`find_board`) and detected. Real suite: the annotated photos
-in ../shared/real (when present). Speed: detection alone on one core, once calibrated, at
-1280x720 and 1920x1080 (median of several runs).
+frame is calibrated from scratch (`find_board`) and detected (the still-image path). Video
+suite: the same scenes as the second frame of a pair whose first frame (same camera and look,
+other discs) taught the detector the board's background (the video path the Pipeline uses).
+Real suite: the annotated photos in ../shared/real (when present). Speed: detection alone on
+one core, once calibrated, at 1280x720 and 1920x1080, video and still paths (median of
+several runs).
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=["carrom", "korona"], default="carrom")
     parser.add_argument("--real", default=str(_REAL), help="folder of annotated real photos")
     parser.add_argument("--speed-runs", type=int, default=5)
+    parser.add_argument("--no-video", action="store_true", help="skip the video-path suite")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -152,31 +155,6 @@ def _suite(n: int, seed0: int) -> list[tuple[int, str, str, bool]]:
     return [(seed0 + i, levels[i % 3], layouts[(i // 3) % 2], i % 4 == 3) for i in range(n)]
 
 
-def _speed(game: str, runs: int) -> dict[str, float]:
-    import numpy as np
-
-    from calibration import find_board
-    from fixtures.render import render_still
-    from tracker.detect import Detector
-
-    out = {}
-    for res in ((1280, 720), (1920, 1080)):
-        img, _ = render_still(game, 12345, resolution=res, level="normal", layout="break")
-        calib = find_board(img, game=game)
-        if not calib:
-            continue
-        det = Detector(calib)
-        det.detect(img)
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            for _ in range(20):
-                det.detect(img)
-            times.append((time.perf_counter() - t0) / 20)
-        out[f"{res[0]}x{res[1]}_fps"] = 1.0 / float(np.median(times))
-    return out
-
-
 def _print_summary(title: str, s: dict[str, Any]) -> None:
     parts = [f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in s.items()]
     print(f"{title}: " + " ".join(parts))
@@ -188,16 +166,26 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from fixtures.render import render_still
+    from service.commands._bench_detect_video import evaluate_video, render_pair, speed
 
     cv2.setNumThreads(1)
     rows: dict[str, list[dict[str, Any]]] = {}
+    vrows: dict[str, list[dict[str, Any]]] = {}
     for seed, level, layout, hands in _suite(args.frames, args.seed):
+        keys = (f"level={level}", f"layout={layout}", "hands" if hands else "no_occlusion", "all")
         img, truth = render_still(args.game, seed, level=level, layout=layout, hands=hands)
         row = evaluate_synthetic(img, truth, game=args.game)
         row.update(seed=seed)
-        for key in (f"level={level}", f"layout={layout}", "hands" if hands else "no_occlusion", "all"):
+        for key in keys:
             rows.setdefault(key, []).append(row)
+        if not args.no_video:
+            first, second, vtruth = render_pair(args.game, seed, level=level, layout=layout, hands=hands)
+            vrow = evaluate_video(first, second, vtruth, game=args.game)
+            vrow.update(seed=seed)
+            for key in keys:
+                vrows.setdefault(key, []).append(vrow)
     summary: dict[str, Any] = {"synthetic": {k: summarise(v) for k, v in rows.items()}}
+    summary["video"] = {k: summarise(v) for k, v in vrows.items()}
     failed = [(r["seed"], r.get("reason")) for r in rows.get("all", []) if not r["found"]]
     summary["synthetic_board_failures"] = failed
     real = Path(args.real)
@@ -213,13 +201,15 @@ def run(args: argparse.Namespace) -> int:
                 for r in rr
             ]
         )
-    summary["speed_detect_only"] = _speed(args.game, args.speed_runs)
+    summary["speed_detect_only"] = speed(args.game, args.speed_runs)
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0
     for k, s in summary["synthetic"].items():
         _print_summary(f"synthetic[{k}]", s)
     print(f"synthetic board failures: {failed}")
+    for k, s in summary["video"].items():
+        _print_summary(f"video[{k}]", s)
     for r in summary.get("real", []):
         print(f"real[{r['id']}]: " + json.dumps({k: v for k, v in r.items() if k != "id"}))
     if "real_summary" in summary:

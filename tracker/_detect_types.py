@@ -1,0 +1,111 @@
+"""Value types of `tracker.detect`: the detector's configuration and one frame's result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tracker.detections import FrameDetections
+
+__all__ = ["Detection", "DetectorConfig", "Found"]
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorConfig:
+    """Tuning of `Detector`.
+
+    Attributes:
+        px_per_mm: scale of the rectified board image (candidates only; centres are refined
+            in the original frame).
+        margin_mm: band kept around the playing surface.
+        edge_min_mag: minimum colour gradient for an edge pixel to vote (Lab units per px).
+        min_vote_frac: a candidate needs this fraction of a full outline's votes.
+        min_support: fraction of rays that must find the outline.
+        min_score: detections below this score are dropped.
+        min_rise: minimum colour step at a disc outline (Lab units).
+        occlusion_far: colour distance from the surface above which a pixel is foreground.
+        occlusion_min_area_mm2: smallest occluding region.
+        moved_offset_mm: board_moved samples this far either side of the surface edges.
+        max_candidates: most vote peaks refined per disc size.
+        background: learn the board's background from the first frame and detect later
+            frames as foreground against it (video path, faster); off (default until its
+            recall matches the still path on every clip): every frame is a still.
+        video_min_support: `min_support` for foreground candidates of the video path.
+        bg_min_diff: lowest foreground threshold (half the summed BGR difference).
+        bg_alpha: running-average rate of the background.
+        bg_update_every: update the background every this many frames.
+    """
+
+    px_per_mm: float = 0.4
+    margin_mm: float = 25.0
+    edge_min_mag: float = 8.0
+    min_vote_frac: float = 0.4
+    min_support: float = 0.5
+    min_score: float = 0.3
+    min_rise: float = 8.0
+    occlusion_far: float = 28.0
+    occlusion_min_area_mm2: float = 2500.0
+    moved_offset_mm: float = 4.0
+    max_candidates: int = 48
+    background: bool = False
+    video_min_support: float = 0.35
+    bg_min_diff: float = 14.0
+    bg_alpha: float = 0.05
+    bg_update_every: int = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """What one frame shows.
+
+    Attributes:
+        discs: detections; `xy_img` in ORIGINAL image px, `xy_board` in board mm.
+        occlusion: (H, W) bool mask in the rectified board image (True = hidden by a hand, arm,
+            cue or head).
+        occluded_fraction: occluded share of the playing surface, 0..1.
+        px_per_mm: scale of `occlusion`.
+        centre_px: (2,) board centre in `occlusion` pixels.
+    """
+
+    discs: FrameDetections
+    occlusion: np.ndarray
+    occluded_fraction: float
+    px_per_mm: float
+    centre_px: np.ndarray = field(repr=False)
+
+    def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N, 2) board mm -> (N,) bool, True where the point is inside the occlusion mask."""
+        uv = np.rint(np.asarray(xy_mm, dtype=np.float64).reshape(-1, 2) * self.px_per_mm + self.centre_px)
+        h, w = self.occlusion.shape
+        ij = uv.astype(np.int64)
+        ok = (ij[:, 0] >= 0) & (ij[:, 0] < w) & (ij[:, 1] >= 0) & (ij[:, 1] < h)
+        out = np.zeros(len(ij), bool)
+        out[ok] = self.occlusion[ij[ok, 1], ij[ok, 0]]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One frame's accepted discs (board mm) and occlusion, before packaging; `strict` (N,)
+    marks discs that passed the still path's checks."""
+
+    xy_mm: np.ndarray
+    radius_mm: np.ndarray
+    nominal: np.ndarray
+    kind: np.ndarray
+    score: np.ndarray
+    occlusion: np.ndarray
+    strict: np.ndarray
+
+    def select(self, keep: np.ndarray) -> Found:
+        """The discs where `keep` (N,) bool is True; the occlusion mask unchanged."""
+        return Found(
+            self.xy_mm[keep],
+            self.radius_mm[keep],
+            self.nominal[keep],
+            self.kind[keep],
+            self.score[keep],
+            self.occlusion,
+            self.strict[keep],
+        )

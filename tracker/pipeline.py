@@ -203,7 +203,8 @@ class Pipeline:
         dets = detection.discs
         if self.config.min_score > 0:
             dets = dets[dets.score >= self.config.min_score]
-        if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:  # (re-validating costs time per frame)
+        # (only when they differ: re-validating the detections costs time every frame)
+        if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)
         # 3. track (ids that left the board last frame are forgotten first)
         tracks = self.tracker.update(dets, remove=self._remove)

@@ -51,6 +51,7 @@ class TrackerConfig:
             takes a detection up to about this far from its prediction rather than none; the
             striker's miss cost is its whole gate).
         revive_gate_mm: a dormant (hidden) track is taken up again by a detection this close to where it was.
+        striker_revive_score: a dormant striker is taken up anywhere only by a striker detection this sure.
         coast_frames: a moving track that is missed for up to this many frames keeps its prediction.
         confirm_hits: observations needed before a new track counts as a disc.
         drop_tentative_after: a track not yet confirmed is dropped after this many misses in a row.
@@ -67,6 +68,7 @@ class TrackerConfig:
     hit_speed_mm_s: float = 1500.0
     miss_cost_mm: float = 110.0
     revive_gate_mm: float = 45.0
+    striker_revive_score: float = 0.6
     coast_frames: int = 4
     confirm_hits: int = 3
     drop_tentative_after: int = 2
@@ -84,6 +86,7 @@ class TrackerConfig:
             "hit_speed_mm_s": (self.hit_speed_mm_s, 0.0, 50000.0),
             "miss_cost_mm": (self.miss_cost_mm, 1.0, 5000.0),
             "revive_gate_mm": (self.revive_gate_mm, 1.0, 500.0),
+            "striker_revive_score": (self.striker_revive_score, 0.0, 1.0),
             "coast_frames": (self.coast_frames, 0, 100),
             "confirm_hits": (self.confirm_hits, 1, 100),
             "drop_tentative_after": (self.drop_tentative_after, 1, 100),
@@ -231,7 +234,7 @@ class Tracker:
         rows, cols = self._continue(st, z, dets.kind, t)
         track_of_det[cols] = rows
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
-        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det)
+        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score)
         track_of_det[cols2] = rows2
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
         st = self._observe(st, z, dets, t, track_of_det)
@@ -289,7 +292,7 @@ class Tracker:
         return live[r], c
 
     def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
-              track_of_det: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              track_of_det: np.ndarray, det_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Dormant tracks taken up again: a disc out from under a hand near where it went, the striker anywhere."""
         cfg = self.config
         free_t = np.setdiff1d(np.flatnonzero(st.missed > cfg.coast_frames), track_of_det[track_of_det >= 0])
@@ -300,11 +303,16 @@ class Tracker:
         dist = np.linalg.norm(z[free_d][None, :, :] - sub.xy[:, None, :], axis=-1)
         kind, share = sub.kinds()
         is_striker = (kind == DiscKind.STRIKER) & (share >= cfg.kind_confidence) & sub.confirmed
-        striker_pair = is_striker[:, None] & (det_kind[free_d] == DiscKind.STRIKER)[None, :]
+        # anywhere only for a sure detection: a hand or its shadow is now and then taken for a striker
+        sure = (det_kind[free_d] == DiscKind.STRIKER) & (det_score[free_d] >= cfg.striker_revive_score)
+        striker_pair = is_striker[:, None] & sure[None, :]
         gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)  # one striker: it may reappear anywhere
         agree = self._kind_cost(sub, det_kind[free_d]) == 0.0
         cost = dist + np.where(sub.confirmed, 0.0, 50.0)[:, None]
-        r, c = assign(cost, (dist <= gate) & agree & sub.confirmed[:, None], np.full(free_t.size, 1e6))
+        # a disc last seen running into a pocket is gone: a disc resting by that pocket is another one
+        sunk = self._sunk(sub.xy, sub.xy + sub.vel * np.minimum(t - sub.last_t, 0.2)[:, None])
+        ok = (dist <= gate) & agree & (sub.confirmed & ~sunk)[:, None]
+        r, c = assign(cost, ok, np.full(free_t.size, 1e6))
         return free_t[r], free_d[c]
 
     def _sunk(self, xy: np.ndarray, pred: np.ndarray) -> np.ndarray:

@@ -94,6 +94,10 @@ def _key(ev: dict[str, Any], key: str) -> tuple[Any, ...]:
     return ()
 
 
+def _where(ev: dict[str, Any]) -> str:
+    return f"shot {ev.get('shot')} frame {ev.get('frame')} t {ev['t']:.3f}"
+
+
 def _near(ev: dict[str, Any], others: list[dict[str, Any]], kind: str) -> list[tuple[float, Any]]:
     key = "pocket" if kind == "pocketed" else "off"
     return [(round(o["t"], 3), _key(o, key)) for o in others if abs(o["t"] - ev["t"]) < 1.0]
@@ -133,12 +137,10 @@ def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]]
         hit_t, hit_p = {i for i, _ in pairs}, {j for _, j in pairs}
         for i, e in enumerate(te):
             if i not in hit_t:
-                sc.fail(f"{kind} missed", f"{label} shot {e.get('shot')} frame {e.get('frame')} t {e['t']:.3f} "
-                        f"{_key(e, key)}; pred near: {_near(e, pe, kind)}")
+                sc.fail(f"{kind} missed", f"{label} {_where(e)} {_key(e, key)}; pred near: {_near(e, pe, kind)}")
         for j, e in enumerate(pe):
             if j not in hit_p:
-                sc.fail(f"{kind} false", f"{label} shot {e.get('shot')} frame {e.get('frame')} t {e['t']:.3f} "
-                        f"{_key(e, key)}; truth near: {_near(e, te, kind)}")
+                sc.fail(f"{kind} false", f"{label} {_where(e)} {_key(e, key)}; truth near: {_near(e, te, kind)}")
     ts, ps = _shots(truth), _shots(pred)
     sc.shots_true, sc.shots_pred = len(ts), len(ps)
     used: set[int] = set()

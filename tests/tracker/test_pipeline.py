@@ -55,19 +55,21 @@ def test_config_validation() -> None:
 
 @pytest.mark.slow
 def test_synthetic_suite_accuracy() -> None:
-    """Seeded simulated play (two runs of four shots, 30 and 60 fps, hands), detections synthesised
-    from truth (noise, blur dropouts, hands, false detections), through the Pipeline.
+    """Seeded simulated play (three runs of four shots at 30, 60 and 120 fps, hands), detections
+    synthesised from truth (noise, blur dropouts, hands, false detections), through the Pipeline:
+    every issue-4 floor holds on this set.
 
-    Pockets, segmentation and hands are at the product floors on this set; first contact and
-    exactly-right shots are at today's level (the 30 fps break, whose striker is never seen before
-    it reaches the pack, is the known miss), below the floors of `boardtrack bench track`.
+    The floors do NOT yet hold on the 100-shot sets of `boardtrack bench track --detections truth`
+    (seeds 1000 and 2000): there pocket recall is 0.94-0.95, off-board recall 0.6-0.7, first
+    contact about 0.91 and exactly-right shots about 0.82, mostly from 30 fps breaks (identity
+    swaps among the fast discs of the pack). This set guards what works; the bench measures the gap.
     """
-    from service.commands.bench_track import run_suite
+    from service.commands.bench_track import FLOORS, run_suite
 
-    score, _ = run_suite(game="carrom", shots=8, seed=1000, detections="truth", shots_per_run=4)
+    score, _ = run_suite(game="carrom", shots=12, seed=1000, detections="truth", shots_per_run=4)
     r = score.ratios()
-    assert r["pocket_precision"] >= 0.995 and r["pocket_recall"] >= 0.995
-    assert r["segmentation"] >= 0.995
-    assert r["hand_false_events"] == 0.0
-    assert r["first_contact"] >= 0.85
-    assert r["exact_shots"] >= 0.85
+    for name in ("pocket_precision", "pocket_recall", "off_board_precision", "off_board_recall",
+                 "first_contact", "exact_shots"):
+        assert r[name] >= FLOORS[name], (name, score.failures)
+    assert r["segmentation"] >= 0.995, score.failures
+    assert r["hand_false_events"] == 0.0, score.failures

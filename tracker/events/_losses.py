@@ -1,10 +1,12 @@
 """Where did a disc that is no longer seen go? Into a pocket, off the board, or nowhere (hidden).
 
-Decided once, when the shot is over, from the disc's last observed motion: followed on in a
-straight line from its last observation, it either reaches a pocket's point of no return (pocketed,
-dated at that crossing), or reaches a cushion fast enough to have left the board (off the board,
-dated at the cushion), or neither (it is hidden or was simply missed; it stays on the board). A disc
-that vanished under a hand is never lost.
+Decided once, when the shot is over, from the disc's last observed motion. A disc last seen on the
+brink of a pocket went in. Otherwise it is followed on from its last observation, bouncing off the
+cushions, for a few frames: its centre entering a pocket's point-of-no-return circle is a pocket
+(dated at that crossing); a hard cushion hit (normal speed at least `min_off_speed_mm_s`) is leaving
+the board over that cushion (dated at the cushion), unless the bounce leads straight into a pocket;
+a disc heading for a nearby pocket went in. Anything else is hidden or was simply missed: it stays
+on the board. A disc that vanished under a hand is never lost.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from tracker.events._contacts import SIDE_OF_WALL
 from tracker.specs import CORNERS, BoardSpec
 
 __all__ = ["Loss", "classify_loss"]
+
+_CUSHION_RESTITUTION = 0.6  # share of the normal speed a disc keeps at a cushion (0.5-0.75)
+_HEADING_COS = 0.7  # a vanished disc moving within ~45 degrees of a pocket's direction heads for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,23 +61,55 @@ def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, 
     j = int(np.argmin(dist))
     if v_mm_s is not None:
         speed = float(np.hypot(*v_mm_s))
-        tp = _circle_time(rel[j], v_mm_s, r_nr) if dist[j] > r_nr else 0.0
-        tw, wall = _wall_time(p_mm, v_mm_s, board.half_mm - radius_mm)
-        if tp is not None and tp <= horizon_s and (tp <= tw + 1e-9 or dist[j] <= r_nr + pocket_reach_mm):
-            return Loss(CORNERS[j], None, round(t_last_s + tp, 4))
-        # passing over the pocket's mouth (closer than its radius) before a cushion: it goes in
-        tc = max(float(rel[j] @ v_mm_s) / max(speed * speed, 1e-9), 0.0)
-        miss = float(np.hypot(*(rel[j] - v_mm_s * tc)))
-        if miss <= board.pocket_radius_mm and tc <= min(horizon_s, tw + 0.5 * board.pocket_radius_mm / max(speed, 1.0)):
-            return Loss(CORNERS[j], None, round(t_last_s + tc, 4))
-        if dist[j] <= r_nr + pocket_reach_mm:
+        if dist[j] <= r_nr + pocket_reach_mm:  # last seen on the brink (velocities are noisy there)
             return Loss(CORNERS[j], None, round(t_last_s + max(dist[j] - r_nr, 0.0) / max(speed, 1.0), 4))
-        normal = abs(float(v_mm_s[0 if wall < 2 else 1]))
-        if tw <= horizon_s and normal >= min_off_speed_mm_s:
-            return Loss(None, SIDE_OF_WALL[wall], round(t_last_s + tw, 4))
+        loss = _follow(p_mm, v_mm_s, radius_mm, board, horizon_s, min_off_speed_mm_s)
+        if loss is not None:
+            return Loss(loss.pocket, loss.side, round(t_last_s + loss.t_s, 4))
+        # never seen again, heading for a pocket it reaches within the horizon: the last bounces off
+        # the cushions near a corner lead into the pocket (issue 4: discs missed at 30 fps)
+        heading = float(rel[j] @ v_mm_s) / max(speed * dist[j], 1e-9)
+        t_reach = (dist[j] - r_nr) / max(speed, 1.0)
+        if heading >= _HEADING_COS and t_reach <= horizon_s:
+            return Loss(CORNERS[j], None, round(t_last_s + t_reach, 4))
         return None
     if dist[j] <= r_nr + pocket_reach_mm:
         return Loss(CORNERS[j], None, round(t_last_s, 4))
+    return None
+
+
+def _follow(p_mm: np.ndarray, v_mm_s: np.ndarray, radius_mm: float, board: BoardSpec, horizon_s: float,
+            min_off_speed_mm_s: float) -> Loss | None:
+    """Follow a vanished disc on from its last observation, bouncing off the cushions, for `horizon_s`.
+
+    The centre entering a pocket's point-of-no-return circle is a pocket; reaching a cushion with a
+    normal speed of at least `min_off_speed_mm_s` is leaving the board over it (a disc that merely
+    bounced would be seen again). Times in the result are from the last observation, s.
+    """
+    p = np.asarray(p_mm, np.float64).copy()
+    v = np.asarray(v_mm_s, np.float64).copy()
+    t_used = 0.0
+    for _ in range(3):  # a straight run and up to two bounces (a corner)
+        rel = board.pockets_mm - p
+        dist = np.hypot(rel[:, 0], rel[:, 1])
+        j = int(np.argmin(dist))
+        r_nr = board.pocket_no_return_mm
+        tp = _circle_time(rel[j], v, r_nr) if dist[j] > r_nr else 0.0
+        tw, wall = _wall_time(p, v, board.half_mm - radius_mm)
+        if tp is not None and tp <= tw + 1e-9:
+            return Loss(CORNERS[j], None, t_used + tp) if t_used + tp <= horizon_s else None
+        if not np.isfinite(tw) or t_used + tw > horizon_s:
+            return None
+        axis = 0 if wall < 2 else 1
+        p = p + v * tw
+        v[axis] *= -_CUSHION_RESTITUTION
+        if abs(float(v[axis])) >= min_off_speed_mm_s * _CUSHION_RESTITUTION:
+            # a hard hit: most discs bounce, some fly off; one never seen again went off, unless
+            # the bounce took it straight into a pocket
+            off = Loss(None, SIDE_OF_WALL[wall], t_used + tw)
+            after = _follow(p, v, radius_mm, board, horizon_s - t_used - tw, np.inf)
+            return Loss(after.pocket, None, t_used + tw + after.t_s) if after and after.pocket else off
+        t_used += tw
     return None
 
 

@@ -126,7 +126,8 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     losses = _losses(hist, ctx, kinds, radius, moved & gone, t_end_s, tune)
     striker = _striker_row(hist, kinds, share, k_trig)
     run = _run(hist, ctx, striker, k_trig, tune) if striker >= 0 else None
-    if run is None and not moved.any() and not losses:
+    if striker < 0 or (run is None and not moved.any() and not losses):
+        # no striker at all: discs moved by a hand (placing the striker, tidying), not a shot
         return ShotOutcome((), (), None)
     lost_rows = {row for row, _ in losses}
     eligible = moved & np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
@@ -158,7 +159,7 @@ def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning)
     for r in np.flatnonzero(n > 0):  # once per shot
         end[r] = np.median(after[r, seen[r]][-5:], axis=0)
     shift = np.hypot(*(end - anchor).T)
-    return far | (np.nan_to_num(shift, nan=0.0) > tune.shift_mm)
+    return np.asarray(far | (np.nan_to_num(shift, nan=0.0) > tune.shift_mm))
 
 
 def _gone(hist: ShotHistory, ctx: ShotContext, t_end_s: float) -> np.ndarray:
@@ -190,8 +191,11 @@ def _losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: np.n
         loss = classify_loss(p[-1], v, float(t[-1]), float(radius[row]), ctx.board,
                              horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
                              min_off_speed_mm_s=tune.min_off_speed_mm_s)
-        if loss is not None and _continued(hist, row, t[-1], p[-1], v, first, n_obs, kinds, dt, tune):
+        if loss is not None and _continued(hist, int(row), t[-1], p[-1], v, first, n_obs, kinds, dt, tune):
             continue  # the disc bounced and was picked up again as a new track
+        if (loss is not None and loss.side is not None and v is not None
+                and _bounced(hist, int(row), t[-1], p[-1], v, float(radius[row]), ctx, dt)):
+            continue  # something is seen where it would be had it bounced: it did, under another track
         if loss is not None:
             out.append((int(row), loss))
     return out
@@ -209,6 +213,34 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     reach = 15.0 + max(1.3 * speed, 500.0) * gap
     d = np.hypot(*(hist.xy_mm[born, first[born]] - p_last).T)
     return bool((d <= reach).any())
+
+
+def _bounced(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, radius_mm: float,
+             ctx: ShotContext, dt: float) -> bool:
+    """Whether another track is seen, within the next few frames, where `row` would be after a bounce.
+
+    A disc taken for gone over a cushion in a crowd (a break at 30 fps) has often just bounced and
+    been picked up by another track; one that left the board is not seen again there.
+    """
+    cols = np.flatnonzero((hist.t_s > t_last + 1e-9) & (hist.t_s <= t_last + 3.5 * dt))
+    if cols.size == 0:
+        return False
+    lim = ctx.board.half_mm - radius_mm
+    speed = float(np.hypot(*v))
+    # only tracks that were not following a disc of their own just before (a new or a revived track)
+    prior = np.flatnonzero((hist.t_s > t_last - 2.5 * dt) & (hist.t_s <= t_last + 1e-9))
+    others = ~np.isfinite(hist.xy_mm[:, prior, 0]).any(axis=1)
+    others[row] = False
+    for c in cols:  # a few frames, once per lost disc
+        gap = float(hist.t_s[c] - t_last)
+        q = p_last + v * gap
+        over = np.abs(q) > lim  # mirror about the cushion, keeping 0.6 of the normal speed
+        q = np.where(over, np.sign(q) * (lim - 0.6 * (np.abs(q) - lim)), q)
+        obs = hist.xy_mm[others, c]
+        d = np.hypot(*(obs - q).T)
+        if bool((d[np.isfinite(d)] <= 15.0 + 0.25 * speed * gap).any()):
+            return True
+    return False
 
 
 def _striker_row(hist: ShotHistory, kinds: np.ndarray, share: np.ndarray, k_trig: int) -> int:

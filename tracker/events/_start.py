@@ -167,9 +167,11 @@ def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, 
         if moving.size == 0:
             return None
         t, p = t_s[moving[0]:], xy[moving[0]:]
+        t_still = float(t_s[moving[0] - 1]) if moving[0] > 0 else -np.inf  # last seen standing
         u, n = follow_line(rest_xy, p, tol_mm=tol_mm)
         origin = rest_xy
     else:
+        t_still = -np.inf
         if len(xy) == 0:
             return None
         t, p = t_s, xy
@@ -190,6 +192,9 @@ def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, 
     measured = k >= 1 and t[k] > t[0]
     speed = float((along[k] - along[0]) / (t[k] - t[0])) + 0.5 * decel_mm_s2 * float(t[k] - t[0]) if measured else 0.0
     speed = speed if speed > 1.0 else assumed_speed_mm_s
+    if np.isfinite(t_still) and t[0] > t_still:
+        # it left after it was last seen standing: a slower measured speed was taken after a contact
+        speed = max(speed, float(along[0]) / float(t[0] - t_still))
     if rest_xy is None:
         # never seen standing: the first observations are often already past a contact (a break at
         # 30 fps), which makes the measured speed far too low and the start far too early

@@ -105,6 +105,7 @@ class EventDetector:
     _shot_no: int = field(init=False, repr=False)
     _in_shot: bool = field(init=False, repr=False)
     _pending: float | None = field(init=False, repr=False)
+    _pending_dir: dict[int, tuple[float, float]] = field(init=False, repr=False)
     _t_trigger: float = field(init=False, repr=False)
     _rest_since: float | None = field(init=False, repr=False)
     _ctx: ShotContext | None = field(init=False, repr=False)
@@ -122,6 +123,7 @@ class EventDetector:
         self._rows = deque()
         self._dts = deque(maxlen=8)
         self._shot_no, self._in_shot, self._pending = 0, False, None
+        self._pending_dir = {}
         self._t_trigger, self._rest_since, self._ctx = 0.0, None, None
         self._hidden, self._known = set(), set()
         self._t0, self._last = None, None
@@ -153,7 +155,7 @@ class EventDetector:
         else:
             self._trim(t - self.config.pre_s)
             out = EventUpdate(tuple(self._placements(tracks, at_rest)), ())
-            self._watch_start(tracks, at_rest)
+            self._watch_start(tracks, at_rest, is_occluded or _no_occlusion)
         self._last = tracks
         return out
 
@@ -204,22 +206,35 @@ class EventDetector:
         while len(rows) > 2 and rows[0].t_s < t_keep:
             rows.popleft()
 
-    def _watch_start(self, tracks: Tracks, at_rest: np.ndarray) -> None:
+    def _watch_start(self, tracks: Tracks, at_rest: np.ndarray, occluded: OcclusionTest) -> None:
         """Motion between shots: the striker (or a disc) leaving its place, confirmed by a second look."""
         cfg, t = self.config, tracks.t_s
         speed = np.hypot(tracks.vel_mm_s[:, 0], tracks.vel_mm_s[:, 1])
-        # speed only from two frames in a row: a track taken up again after a gap (the striker put down
-        # by hand, a false detection taken for it) jumps, it does not move
-        in_a_row = np.isfinite(tracks.hist_xy_mm[:, -2, 0]) if tracks.hist_xy_mm.shape[1] >= 2 else tracks.seen
+        # speed only from observations a frame or two apart: a track taken up again after a longer gap
+        # (the striker put down by hand, a false detection taken for it) jumps, it does not move
+        hist = tracks.hist_xy_mm
+        in_a_row = np.isfinite(hist[:, -3:-1, 0]).any(axis=1) if hist.shape[1] >= 3 else tracks.seen
         fast = tracks.seen & in_a_row & tracks.confirmed & ~at_rest & (speed > cfg.start_speed_mm_s)
+        if fast.any():  # motion under a hand is the hand (or a detection of it), not a disc struck
+            rows = np.flatnonzero(fast)
+            fast[rows[occluded(tracks.xy_mm[rows])]] = False
         fast &= speed * self.frame_dt_s > 0.5 * cfg.start_disp_mm
         vanished_moving = (tracks.missed == 1) & tracks.confirmed & (speed > cfg.start_speed_mm_s)
         if self._pending is not None and t - self._pending > cfg.confirm_s:
             self._pending = None
+        if self._pending is None:
+            self._pending_dir = {}
+        # a struck disc keeps going: a track that jumped out and straight back (a false detection
+        # taken for a disc at rest for one frame) does not confirm its own first move
+        heading = tracks.vel_mm_s / np.maximum(speed, 1e-9)[:, None]
+        before = np.array([self._pending_dir.get(i, (np.nan, np.nan)) for i in tracks.ids.tolist()]).reshape(-1, 2)
+        fast &= ~((heading * before).sum(axis=1) < 0.0)  # (NaN: not moving before, any direction)
         if not fast.any() and not (self._pending is not None and vanished_moving.any()):
             return
         if self._pending is None:
             self._pending = t
+            self._pending_dir = {int(i): (float(h[0]), float(h[1])) for i, h in zip(tracks.ids[fast], heading[fast],
+                                                                                   strict=True)}
             return
         self._begin_shot(tracks)
 
@@ -278,7 +293,12 @@ class EventDetector:
             t_seen = float(hist.t_s[last[r]])  # type: ignore[attr-defined]
             on_line = min(abs(abs(float(xy[0])) - self.placement_line_mm),
                           abs(abs(float(xy[1])) - self.placement_line_mm)) < 30.0
-            if on_line and self._t_trigger - t_seen <= 1.0:
+            # still, not being slid along the line by hand: the observation before (if in the
+            # previous frame or two) is at the same place
+            prev = np.flatnonzero(seen[r, : last[r]])
+            t_prev = float(hist.t_s[prev[-1]]) if prev.size else -np.inf  # type: ignore[attr-defined]
+            sliding = t_seen - t_prev <= 2.5 * self.frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
+            if on_line and not sliding and self._t_trigger - t_seen <= 1.0:
                 return float(xy[0]), float(xy[1])
         return None
 

@@ -1,0 +1,85 @@
+"""The shot buffer: every frame's observed track positions, kept cheaply and assembled at shot end.
+
+Per frame the event detector appends one small row (time, frame, track ids, observed centres with
+NaN for tracks not seen). Nothing is decided from it frame by frame; when the shot ends the rows are
+assembled into one (tracks x frames) matrix and the shot is read off it as a whole.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["FrameRow", "ShotHistory", "assemble"]
+
+
+@dataclass(frozen=True, slots=True)
+class FrameRow:
+    """One frame of the buffer.
+
+    Attributes:
+        t_s: frame time, s.
+        frame_idx: frame number.
+        ids: (M,) int32 track ids alive in this frame.
+        xy_mm: (M, 2) float64 observed centres (board mm), NaN for tracks not seen in this frame.
+    """
+
+    t_s: float
+    frame_idx: int
+    ids: np.ndarray
+    xy_mm: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class ShotHistory:
+    """A stretch of frames as one matrix.
+
+    Attributes:
+        ids: (M,) int32 sorted track ids.
+        t_s: (K,) float64 frame times, s.
+        frame_idx: (K,) int64 frame numbers.
+        xy_mm: (M, K, 2) float64 observed centres, NaN where not seen.
+    """
+
+    ids: np.ndarray
+    t_s: np.ndarray
+    frame_idx: np.ndarray
+    xy_mm: np.ndarray
+
+    def row_of(self, track_id: int) -> int:
+        """Row of `track_id`, or -1."""
+        k = int(np.searchsorted(self.ids, track_id))
+        return k if k < len(self.ids) and int(self.ids[k]) == track_id else -1
+
+    def observations(self, row: int, *, since: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(frame columns, times (s), centres (mm)) where track `row` was seen, from column `since`."""
+        cols = np.flatnonzero(np.isfinite(self.xy_mm[row, since:, 0])) + since
+        return cols, self.t_s[cols], self.xy_mm[row, cols]
+
+    def frame_at(self, t_s: float) -> int:
+        """The frame number at or just after `t_s` (the last frame if none)."""
+        k = int(np.searchsorted(self.t_s, t_s - 1e-9))
+        return int(self.frame_idx[min(k, len(self.frame_idx) - 1)])
+
+
+def assemble(rows: deque[FrameRow] | list[FrameRow]) -> ShotHistory:
+    """Stack buffered rows into a `ShotHistory` (one pass over the frames; run once per shot).
+
+    Examples:
+        >>> a = FrameRow(0.0, 0, np.array([2, 5], np.int32), np.array([[1.0, 1.0], [np.nan, np.nan]]))
+        >>> b = FrameRow(0.1, 1, np.array([5], np.int32), np.array([[3.0, 4.0]]))
+        >>> h = assemble([a, b])
+        >>> h.ids.tolist(), h.xy_mm[1, 1].tolist(), bool(np.isnan(h.xy_mm[0, 1, 0]))
+        ([2, 5], [3.0, 4.0], True)
+    """
+    rows = list(rows)
+    ids = np.unique(np.concatenate([r.ids for r in rows])) if rows else np.zeros(0, np.int32)
+    xy = np.full((len(ids), len(rows), 2), np.nan)
+    for k, r in enumerate(rows):
+        if len(r.ids):
+            xy[np.searchsorted(ids, r.ids), k] = r.xy_mm
+    t = np.array([r.t_s for r in rows], np.float64)
+    f = np.array([r.frame_idx for r in rows], np.int64)
+    return ShotHistory(ids.astype(np.int32), t, f, xy)

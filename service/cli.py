@@ -32,7 +32,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardtrack", description="Overhead-camera tracker and referee for carrom and korona.")
+    parser = argparse.ArgumentParser(
+        prog="boardtrack", description="Overhead-camera tracker and referee for carrom and korona."
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more detail to standard error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():

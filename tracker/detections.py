@@ -86,7 +86,9 @@ class FrameDetections:
         return replace(self, **picked)
 
     @classmethod
-    def empty(cls, *, with_board: bool = True, t_s: float | None = None, frame_idx: int | None = None) -> FrameDetections:
+    def empty(
+        cls, *, with_board: bool = True, t_s: float | None = None, frame_idx: int | None = None
+    ) -> FrameDetections:
         return cls(
             xy_img=np.zeros((0, 2), _FLOAT),
             radius_px=np.zeros(0, _FLOAT),

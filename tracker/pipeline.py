@@ -22,7 +22,10 @@ from tracker.events.types import GameEvent
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec, default_equipment, load_board, load_equipment
 from tracker.track import Tracker, TrackerConfig, Tracks
 
-__all__ = ["DetectStage", "DetectionLike", "EventStage", "FrameResult", "Pipeline", "PipelineConfig", "TrackStage"]
+__all__ = [
+    "DetectStage", "DetectionLike", "EventStage", "FrameResult", "Pipeline", "PipelineConfig", "TrackStage",
+    "under_hand",
+]
 
 
 class DetectionLike(Protocol):
@@ -62,6 +65,11 @@ class PipelineConfig:
         reorder_s: events are handed out once the video is this far (s) past them, so that
             decisions made a few frames late still come out in time order.
         min_score: detections below this score are ignored.
+        hand_ring_frac: a detection whose surroundings (a ring of `hand_ring_radii` disc radii)
+            are hidden by a hand for at least this share is ignored (1.0: never): a hand near the
+            base line, or its knuckles and fingertips, look like a disc, while a disc under a hand
+            is hidden, not seen.
+        hand_ring_radii: radius of that ring in disc radii.
     """
 
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
@@ -69,6 +77,8 @@ class PipelineConfig:
     max_occluded_fraction: float = 0.6
     reorder_s: float = 0.4
     min_score: float = 0.0
+    hand_ring_frac: float = 0.33
+    hand_ring_radii: float = 2.2
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_occluded_fraction <= 1.0:
@@ -77,6 +87,10 @@ class PipelineConfig:
             raise ConfigError(f"PipelineConfig.reorder_s={self.reorder_s} outside [0, 10]")
         if not 0.0 <= self.min_score <= 1.0:
             raise ConfigError(f"PipelineConfig.min_score={self.min_score} outside [0, 1]")
+        if not 0.0 < self.hand_ring_frac <= 1.0:
+            raise ConfigError(f"PipelineConfig.hand_ring_frac={self.hand_ring_frac} outside (0, 1]")
+        if not 1.0 <= self.hand_ring_radii <= 10.0:
+            raise ConfigError(f"PipelineConfig.hand_ring_radii={self.hand_ring_radii} outside [1, 10]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +113,28 @@ class FrameResult:
     events: tuple[GameEvent, ...]
     board_ok: bool
     tracks: Tracks | None = None
+
+
+_RING = np.stack([np.cos(np.arange(12) * np.pi / 6), np.sin(np.arange(12) * np.pi / 6)], axis=1)
+
+
+def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.ndarray], radius_mm: np.ndarray,
+               *, radii: float, frac: float) -> np.ndarray:
+    """(N,) bool: detections whose surroundings a hand hides for at least `frac` of a ring.
+
+    Args:
+        dets: detections with `xy_board` (board mm).
+        is_occluded: maps (K, 2) board mm to (K,) bool.
+        radius_mm: (4,) disc radius by kind, mm.
+        radii: ring radius in disc radii.
+        frac: share of the 12 ring points that must be hidden.
+    """
+    if len(dets) == 0 or dets.xy_board is None or frac >= 1.0:
+        return np.zeros(len(dets), bool)
+    r = radius_mm[np.clip(dets.kind.astype(np.int64), 0, 3)] * radii
+    pts = dets.xy_board.astype(np.float64)[:, None, :] + r[:, None, None] * _RING[None]
+    hidden = np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(dets), -1)
+    return hidden.mean(axis=1) >= frac - 1e-9
 
 
 def _radius_table(equipment: EquipmentSpec) -> np.ndarray:
@@ -135,6 +171,7 @@ class Pipeline:
         if calib_game is not None and str(calib_game) != self.board.game.value:
             raise ConfigError(f"calibration is for {calib_game}, the pipeline plays {self.board.game.value}")
         self.equipment = eq
+        self._radius_mm = _radius_table(eq)
         if detector is None and calib is not None:
             from tracker.detect import Detector  # OpenCV-heavy: only when frames are processed
 
@@ -203,6 +240,11 @@ class Pipeline:
         dets = detection.discs
         if self.config.min_score > 0:
             dets = dets[dets.score >= self.config.min_score]
+        # a "disc" in the middle of a hand is the hand (fingertips, knuckles): discs under it are hidden
+        cfg = self.config
+        if cfg.hand_ring_frac < 1.0 and len(dets) and detection.occluded_fraction > 0.0:
+            dets = dets[~under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
+                                    frac=cfg.hand_ring_frac)]
         # (only when they differ: re-validating the detections costs time every frame)
         if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)

@@ -11,8 +11,8 @@ import tomllib
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import cache
-from typing import Any
 from importlib import resources
+from typing import Any
 
 import numpy as np
 

@@ -197,6 +197,8 @@ def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "korona":
+        return _run_korona(args)
     shots = 12 if args.quick else args.shots
     t0 = time.time()
     per_fps: dict[float, Any] = {}
@@ -239,3 +241,20 @@ def run(args: argparse.Namespace) -> int:
 
 _BREAKDOWN = ("pocket_precision", "pocket_recall", "off_board_precision", "off_board_recall", "segmentation",
               "first_contact", "exact_shots", "hand_false_events")
+
+
+def _run_korona(args: argparse.Namespace) -> int:
+    """The korona figures (`service.commands._bench_track_korona.korona_report`)."""
+    from service.commands._bench_track_korona import korona_report
+
+    out = korona_report(args)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for k, v in out.items():
+        if k != "failures":
+            print(f"{k:24s} {v}")
+    print("failures:")
+    for line in out["failures"][: max(args.cases, 0) * 5]:
+        print("      " + line)
+    return 0

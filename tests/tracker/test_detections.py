@@ -24,7 +24,10 @@ def _arrays(n: int = 3) -> dict:
     ("change", "expect"),
     [
         ({}, contextlib.nullcontext()),
-        ({"xy_img": np.zeros((3, 3), np.float32)}, pytest.raises(ValueError, match=r"xy_img: expected shape \(N, 2\), got \(3, 3\)")),
+        (
+            {"xy_img": np.zeros((3, 3), np.float32)},
+            pytest.raises(ValueError, match=r"xy_img: expected shape \(N, 2\), got \(3, 3\)"),
+        ),
         ({"radius_px": np.ones(2, np.float32)}, pytest.raises(ValueError, match=r"radius_px: expected shape \(3\)")),
         ({"kind": np.zeros(3, np.int64)}, pytest.raises(ValueError, match="kind: expected dtype int8, got int64")),
         ({"score": np.ones(3, np.float64)}, pytest.raises(ValueError, match="score: expected dtype float32")),

@@ -50,7 +50,30 @@ def test_config_validation() -> None:
     with pytest.raises(ConfigError):
         PipelineConfig(max_occluded_fraction=0.0)
     with pytest.raises(ConfigError):
+        PipelineConfig(hand_ring_frac=0.0)
+    with pytest.raises(ConfigError):
         Pipeline(None, game="carrom", equipment="korona")
+
+
+class _HandDetection(_StubDetection):
+    """A hand: the disc of radius 100 mm about (0, 300) mm is hidden (the detector cuts out disc stamps)."""
+
+    def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray:
+        d = np.hypot(xy_mm[:, 0], xy_mm[:, 1] - 300.0)
+        return (d < 100.0) & ~(np.hypot(xy_mm[:, 0] - 20.0, xy_mm[:, 1] - 290.0) < 25.0)
+
+
+@pytest.mark.parametrize(
+    ("xy", "kept"),
+    [((20.0, 290.0), False), ((0.0, 230.0), False), ((0.0, 175.0), True), ((0.0, 0.0), True), ((0.0, 430.0), True)],
+    ids=["inside-hand", "mostly-in-hand", "beside-hand", "far", "beyond-hand"],
+)
+def test_detections_inside_a_hand_are_ignored(xy: tuple[float, float], kept: bool) -> None:
+    pipe = Pipeline(None)
+    res = pipe.process_detection(_HandDetection([xy], [3], occluded_fraction=0.05), 1.0)
+    assert res.board_ok and len(res.detections) == int(kept)
+    off = Pipeline(None, config=PipelineConfig(hand_ring_frac=1.0))
+    assert len(off.process_detection(_HandDetection([xy], [3], occluded_fraction=0.05), 1.0).detections) == 1
 
 
 @pytest.mark.slow

@@ -13,7 +13,14 @@ from calibration.rectify import BoardMaps, sample_points
 from tracker.detections import FrameDetections
 from tracker.specs import BoardSpec, EquipmentSpec, Game
 
-__all__ = ["BoardGeometry", "build_geometry", "edge_contrast", "marking_centres_mm", "surface_lab_from"]
+__all__ = [
+    "BoardGeometry",
+    "build_geometry",
+    "edge_contrast",
+    "marking_centres_mm",
+    "near_marking",
+    "surface_lab_from",
+]
 
 
 def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
@@ -62,14 +69,8 @@ class BoardGeometry:
 
     def flags(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) uint8 `FrameDetections.FLAG_*` from position (over a pocket)."""
-        d = (
-            np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
-            if len(xy_mm)
-            else np.zeros(0)
-        )
-        return np.where(d < self.pocket_r_mm + 0.3 * self.man_r, FrameDetections.FLAG_OVER_POCKET, 0).astype(
-            np.uint8
-        )
+        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1) if len(xy_mm) else np.zeros(0)
+        return np.where(d < self.pocket_r_mm + 0.3 * self.man_r, FrameDetections.FLAG_OVER_POCKET, 0).astype(np.uint8)
 
     def near_pocket(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: a disc here may overlap a pocket hole."""
@@ -88,6 +89,27 @@ class BoardGeometry:
         d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
         man_sized = np.abs(radius_mm - self.man_r) < 0.1 * self.man_r
         return np.asarray((d < 0.35 * self.pocket_r_mm) & ~man_sized)
+
+    def is_pocket_net(
+        self, xy_mm: np.ndarray, radius_mm: np.ndarray, face_light: np.ndarray, surface_light: float
+    ) -> np.ndarray:
+        """(N,) bool: a striker-sized circle overlapping a pocket with a near-black face: the
+        hole and its dark net (a pocket is about a striker's size; real boards' pockets sit
+        up to ~25 mm from the spec's position, so overlap rather than centring is required).
+        No striker is that dark, and a man is smaller.
+
+        Args:
+            xy_mm: (N, 2) centres, board mm.
+            radius_mm: (N,) fitted radii, mm.
+            face_light: (N,) Lab lightness of the faces.
+            surface_light: Lab lightness of the bare surface.
+        """
+        if len(xy_mm) == 0:
+            return np.zeros(0, bool)
+        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        big = radius_mm > 0.5 * (self.man_r + self.striker_r)
+        dark = face_light < _NET_LIGHT * surface_light
+        return np.asarray((d < self.pocket_r_mm + 0.5 * self.striker_r) & big & dark)
 
     def local_px_per_mm(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) original-image pixels per board mm around each point."""
@@ -115,6 +137,7 @@ class BoardGeometry:
         face_lab: np.ndarray | None = None,
         rim_lab: np.ndarray | None = None,
         radius_mm: np.ndarray | None = None,
+        relief: np.ndarray | None = None,
     ) -> np.ndarray:
         """(N,) bool: the candidate is a printed filled circle rather than a disc.
 
@@ -123,7 +146,8 @@ class BoardGeometry:
         between fill and outline). The centre circle has no sibling; it is dropped only when
         another queen is on the board (there is one queen), or when it looks printed: a fill
         smaller than the printed outline with a dark line round it (a queen's rim is only a
-        little darker than its face).
+        little darker than its face), or when its face is in the base circles' ink and hardly
+        ringed, or nearly so and as flat as a print (`relief`, see `tracker._detect_printed.face_relief`).
         """
         n = len(xy_mm)
         if len(self.marking_xy_mm) == 0 or n == 0:
@@ -135,9 +159,7 @@ class BoardGeometry:
         base = slice(0, len(face) - 1)
         tf, tb = np.median(face[base], axis=0), np.median(band[base], axis=0)
         w = np.array([0.5, 1.0, 1.0])
-        alike = (np.linalg.norm((face - tf) * w, axis=1) < 18.0) & (
-            np.linalg.norm((band - tb) * w, axis=1) < 18.0
-        )
+        alike = (np.linalg.norm((face - tf) * w, axis=1) < 18.0) & (np.linalg.norm((band - tb) * w, axis=1) < 18.0)
         alike[-1] = False
         printed = on_mark & alike[nearest]
         at_centre = on_mark & (nearest == len(face) - 1) & (kind == 2)
@@ -147,7 +169,36 @@ class BoardGeometry:
             outline = ((radius_mm < 0.96 * self.marking_r_mm) & (ratio < 0.9)) | (ratio < 0.8)
         else:
             outline = np.zeros(n, bool)
+        if relief is not None and radius_mm is not None and face_lab is not None:
+            # the queen and the centre circle are one size; the centre circle is printed in the
+            # base circles' ink: a face of that ink that is not strongly ringed is the print,
+            # and so is a flat face of nearly that ink (a queen's face has rings; a queen of
+            # the ink's colour measured relief 3.5-7 on the synthetic suite)
+            same_size = np.abs(radius_mm - self.marking_r_mm) < 0.15 * self.marking_r_mm
+            ink = np.linalg.norm((face_lab - tf) * w, axis=1)
+            inked = (ink < _INK_LAB) & (relief < _INKED_RELIEF)
+            outline |= same_size & (inked | ((relief < _FLAT_RELIEF) & (ink < 10.0)))
         return np.asarray(printed | (at_centre & (other_queen | outline)))
+
+
+# a pocket's net against the surface, Lab lightness ratio: real photos 0-0.01; a black man lying
+# over a hole (fitted with the hole, so striker-sized) 0.16 on the synthetic suite; strikers are light
+_NET_LIGHT = 0.05
+# Lab L units: printed fills measured 0-2.8, queens 1.5-16 (synthetic suite)
+_FLAT_RELIEF = 2.0
+# weighted Lab distance of a centre candidate's face from the base circles' ink: the printed
+# centre circle measured 0-8.5 (most under 6), queens 3.7-24 (synthetic suite)
+_INK_LAB = 6.0
+# ... unless its face is ringed this much (Lab L units; queens of the ink colour measured 3.5-7)
+_INKED_RELIEF = 4.5
+
+
+def near_marking(geom: BoardGeometry, xy_mm: np.ndarray, *, within_mm: float = 10.0) -> np.ndarray:
+    """(N,) bool: centre within `within_mm` of a printed filled circle's centre."""
+    if len(geom.marking_xy_mm) == 0 or len(xy_mm) == 0:
+        return np.zeros(len(xy_mm), bool)
+    d = np.linalg.norm(xy_mm[:, None, :] - geom.marking_xy_mm[None], axis=2).min(axis=1)
+    return np.asarray(d < within_mm)
 
 
 def _edge_points(board: BoardSpec, maps: BoardMaps, offset_mm: float) -> tuple[np.ndarray, np.ndarray]:

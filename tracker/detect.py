@@ -13,8 +13,10 @@
     3. refine: radial edge search in the ORIGINAL frame and a per-disc circle fit (all discs at
        once) -> centres to a fraction of a millimetre, radius, face colour;
     4. classify: striker by size, men and queen by face colour;
-    5. clean up: non-maximum suppression, printed-circle rejection (video path: only where the
-       background was filled in; elsewhere a disc must differ from the background), pocket flags;
+    5. clean up: non-maximum suppression, printed-circle rejection (base circles like their
+       siblings; the centre circle when a queen-sized face is in the circles' ink or as flat as
+       a print), pocket holes and nets, pocket flags (video path: printed-circle rejection only
+       where the background was filled in; elsewhere a disc must differ from the background);
     6. occlusion: large non-surface, non-disc regions (hands, arms, cue).
 Everything is vectorised over pixels and discs.
 """
@@ -31,54 +33,31 @@ from calibration.appearance import Appearance
 from calibration.model import BoardCalibration, Failed
 from calibration.rectify import BoardMaps, build_board_maps
 from tracker._detect_bg import BackgroundModel, foreground, learn_background, update_background
-from tracker._detect_board import BoardGeometry, build_geometry, edge_contrast, surface_lab_from
+from tracker._detect_board import (
+    BoardGeometry,
+    build_geometry,
+    edge_contrast,
+    near_marking,
+    surface_lab_from,
+)
+from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
+from tracker._detect_steps import (
+    busy_mask,
+    colour_distance,
+    lab_dist,
+    occlusion_from_foreground,
+    on_foreground,
+    package_found,
+    resolve_equipment,
+    suppress_overlaps,
+)
 from tracker._detect_types import Detection, DetectorConfig, Found
 from tracker._detect_video import blob_candidates
 from tracker._detect_vote import edge_field, vote_centres
-from tracker.detections import FrameDetections
-from tracker.occlusion import occlusion_mask, stamp_discs
-from tracker.specs import DiscKind, EquipmentSpec, default_equipment, load_board, load_equipment
+from tracker.specs import DiscKind, EquipmentSpec, load_board
 
 __all__ = ["Detection", "Detector", "DetectorConfig"]
-
-
-def _colour_distance(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
-    """(H, W) uint8 weighted L1 Lab distance from `ref_lab` (lightness weighted 0.5, saturating)."""
-    ref = tuple(float(v) for v in np.clip(np.rint(np.asarray(ref_lab)), 0, 255)) + (0.0,)
-    diff = cv2.absdiff(lab, ref)  # type: ignore[call-overload]
-    return np.asarray(cv2.transform(diff, _L1_WEIGHTS))
-
-
-_L1_WEIGHTS = np.array([[0.5, 1.0, 1.0]], np.float32)
-
-
-def _lab_dist(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
-    """(N,) Lab distances of (N, 3) colours from `ref_lab`, lightness weighted 0.5."""
-    return np.asarray(np.linalg.norm((np.asarray(lab) - ref_lab) * np.array([0.5, 1.0, 1.0]), axis=1))
-
-
-def _resolve_equipment(calib: BoardCalibration, equipment: str | EquipmentSpec | None) -> EquipmentSpec:
-    if isinstance(equipment, EquipmentSpec):
-        return equipment
-    name = equipment or calib.equipment
-    return load_equipment(name) if name else default_equipment(calib.game)
-
-
-def _suppress_overlaps(xy: np.ndarray, radius: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """Keep mask: drop a disc when a better-scored one overlaps it by more than a third of a radius."""
-    d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
-    overlap = d < 0.7 * (radius[:, None] + radius[None, :])
-    better = (score[None, :] > score[:, None]) | (
-        (score[None, :] == score[:, None]) & (np.arange(len(xy))[None, :] < np.arange(len(xy))[:, None])
-    )
-    return np.asarray(~np.any(overlap & better, axis=1))
-
-
-_GATE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-# foreground probes (units of the disc radius): the face (centre and two rings), then the rim
-_RING = np.stack([np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1)
-_FACE_PROBE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING, 0.65 * _RING, 0.9 * _RING])
 
 
 _DEFAULT_CONFIG = DetectorConfig()
@@ -102,7 +81,7 @@ class Detector:
     ) -> None:
         self.calib = calib
         self.config = config
-        self.equipment = _resolve_equipment(calib, equipment)
+        self.equipment = resolve_equipment(calib, equipment)
         self.board = load_board(calib.game)
         self.maps: BoardMaps = build_board_maps(calib, px_per_mm=config.px_per_mm, margin_mm=config.margin_mm)
         self.geom: BoardGeometry = build_geometry(self.board, self.maps, self.equipment, calib)
@@ -118,9 +97,7 @@ class Detector:
         self._debug: dict[str, Any] | None = None  # set to {} to keep intermediate arrays
 
     # -- per frame -------------------------------------------------------------------------
-    def detect(
-        self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None
-    ) -> Detection:
+    def detect(self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None) -> Detection:
         """Detect discs and occlusion in one frame.
 
         The first frame (and every frame when `config.background` is off) goes through the
@@ -154,16 +131,14 @@ class Detector:
         cfg, geom = self.config, self.geom
         board_lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
         app = self._appearance(board_lab)
-        far = _colour_distance(board_lab, app.surface_lab)
+        far = colour_distance(board_lab, app.surface_lab)
         # 2. candidates, one accumulator per disc size, strongest first, at most max_candidates
         ys, xs, unit = edge_field(
             far, board_lab[..., 0].astype(np.float32), min_mag=cfg.edge_min_mag, weight=geom.vote_weight
         )
         xy0, r0 = self._vote(ys, xs, unit, geom.centre_valid)
         fg = (far > cfg.occlusion_far).astype(np.uint8) * 255
-        return self._finish(
-            frame_bgr, board_bgr, board_lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False
-        )
+        return self._finish(frame_bgr, board_bgr, board_lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False)
 
     def _detect_video(self, frame_bgr: np.ndarray, board_bgr: np.ndarray) -> Found:
         """Video path: candidates from foreground blobs against the learned background."""
@@ -191,9 +166,7 @@ class Detector:
         # still-path checks only where the background was filled in (never seen bare) and on
         # large blobs (hands)
         uv = np.clip(np.rint(self.maps.to_px(xy0)).astype(np.intp), 0, geom.shape[0] - 1)
-        unknown = (bg.known[uv[:, 1], uv[:, 0]] == 0) | np.concatenate(
-            [blobs.in_large, np.ones(carried.sum(), bool)]
-        )
+        unknown = (bg.known[uv[:, 1], uv[:, 0]] == 0) | np.concatenate([blobs.in_large, np.ones(carried.sum(), bool)])
         found = self._finish(
             frame_bgr,
             board_bgr,
@@ -205,7 +178,7 @@ class Detector:
             fg if blobs.has_large else None,
             video=True,
         )
-        found = self._on_foreground(found, diff, thresh)
+        found = on_foreground(found, diff, thresh, self.maps)
         self._last_xy, self._last_r = found.xy_mm, found.nominal
         # keep the background current (not every frame: it changes slowly)
         if self._frames_since_update >= cfg.bg_update_every - 1:
@@ -222,24 +195,6 @@ class Detector:
             return np.ones(len(self._last_xy), bool)
         d = np.linalg.norm(self._last_xy[:, None, :] - xy_mm[None], axis=2).min(axis=1)
         return np.asarray(d > 0.5 * self.geom.man_r)
-
-    def _on_foreground(self, found: Found, diff: np.ndarray, thresh: float) -> Found:
-        """Drop discs that are mostly background (a printed circle, a stale patch): the median
-        difference from the background over the face and rim must come near the foreground
-        threshold (a light disc on a light board may differ only a little, but all over; a
-        printed circle next to a disc differs only on the side the disc touches), or most of
-        the rim must differ (a disc of nearly the surface colour still has its dark rim)."""
-        if len(found.xy_mm) == 0:
-            return found
-        pts = found.xy_mm[:, None, :] + _FACE_PROBE[None] * found.nominal[:, None, None]
-        uv = np.rint(self.maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
-        uv = np.clip(uv, 0, self.geom.shape[0] - 1)
-        probes = diff[uv[:, 1], uv[:, 0]].reshape(len(found.xy_mm), -1)
-        level = np.median(probes, axis=1)
-        # the rim: 6 of its 8 probes (a neighbour touches at most 3)
-        rim = np.sort(probes[:, -8:], axis=1)[:, 2]
-        keep = (level >= 0.8 * thresh) | (rim >= thresh) | found.strict
-        return found.select(keep)
 
     def _vote(
         self, ys: np.ndarray, xs: np.ndarray, unit: np.ndarray, valid: np.ndarray
@@ -303,22 +258,25 @@ class Detector:
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too)
         keep &= ref.coverage >= np.where(geom.near_pocket(ref.xy_mm), 5, 6) - lax
         keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
+        keep &= ~geom.is_pocket_net(ref.xy_mm, ref.radius_mm, ref.face_lab[:, 0], float(app.surface_lab[0]))
         # face the surface colour and no rim all round: two printed lines one diameter apart
-        plain = (_lab_dist(ref.face_lab, app.surface_lab) < 18.0) & (ref.rim < 0.85)
+        plain = (lab_dist(ref.face_lab, app.surface_lab) < 18.0) & (ref.rim < 0.85)
         keep &= ~plain | lax
         if np.any(ref.tag & keep):
             if board_lab is None:
                 board_lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+            # face relief only where a print could be mistaken for a disc (a few candidates)
+            relief = np.full(len(keep), np.inf)
+            on_mark = np.nonzero(ref.tag & keep & near_marking(geom, ref.xy_mm))[0]
+            relief[on_mark] = face_relief(frame_bgr, self.maps, ref.xy_mm[on_mark])
             printed = geom.is_printed_circle(
-                ref.xy_mm, np.where(keep, kind, -1), board_lab, ref.face_lab, ref.shade, ref.radius_mm
+                ref.xy_mm, np.where(keep, kind, -1), board_lab, ref.face_lab, ref.shade, ref.radius_mm, relief
             )
             keep &= ~(printed & ref.tag)
         idx = np.nonzero(keep)[0]
         if self._debug is not None:
-            self._debug.update(
-                xy0=xy0, ref=ref, score=score, kind=kind, keep=keep, plain=plain, size_ok=size_ok
-            )
-        idx = idx[_suppress_overlaps(ref.xy_mm[idx], nominal[idx], score[idx])]
+            self._debug.update(xy0=xy0, ref=ref, score=score, kind=kind, keep=keep, plain=plain, size_ok=size_ok)
+        idx = idx[suppress_overlaps(ref.xy_mm[idx], nominal[idx], score[idx])]
         xy_mm = ref.xy_mm[idx]
         # 6. occlusion
         occ = self._occlusion(fg, xy_mm, nominal[idx]) if fg is not None else self._no_occlusion
@@ -362,45 +320,15 @@ class Detector:
         lab = board_lab if board_lab is not None else cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
         careful = run(strict, lab)
         return RefineResult(
-            *(
-                np.concatenate([getattr(quick, f.name), getattr(careful, f.name)])
-                for f in fields(RefineResult)
-            )
+            *(np.concatenate([getattr(quick, f.name), getattr(careful, f.name)]) for f in fields(RefineResult))
         )
 
     def _package(self, found: Found, t_s: float | None, frame_idx: int | None) -> Detection:
-        geom = self.geom
-        xy_mm = found.xy_mm.reshape(-1, 2)
-        n = len(xy_mm)
-        # centres and one-mm steps along x and y, mapped in one lookup: the local image scale
-        px = self.maps.board_mm_to_original(np.concatenate([xy_mm, xy_mm + [1.0, 0.0], xy_mm + [0.0, 1.0]]))
-        xy_img, step_x, step_y = px[:n], px[n : 2 * n], px[2 * n :]
-        scale = 0.5 * (np.linalg.norm(step_x - xy_img, axis=1) + np.linalg.norm(step_y - xy_img, axis=1))
-        dets = FrameDetections(
-            xy_img=xy_img.astype(np.float32).reshape(-1, 2),
-            radius_px=(found.radius_mm * scale).astype(np.float32),
-            kind=found.kind,
-            score=found.score.astype(np.float32),
-            xy_board=xy_mm.astype(np.float32).reshape(-1, 2),
-            flags=geom.flags(xy_mm),
-            t_s=t_s,
-            frame_idx=frame_idx,
-        )
-        frac = float(np.count_nonzero(found.occlusion)) / max(1, geom.surface_half_px)
-        return Detection(
-            dets, found.occlusion, frac, 0.5 * self.config.px_per_mm, (self.maps.centre_px - 0.5) * 0.5
-        )
+        return package_found(found, self.geom, self.maps, self.config.px_per_mm, t_s, frame_idx)
 
     def _busy(self, found: Found) -> np.ndarray:
         """(H, W) uint8 board-image mask under detected discs (with a margin) and occluders."""
-        geom = self.geom
-        r = (float(found.nominal.max()) if len(found.nominal) else geom.striker_r) * 1.3
-        busy = stamp_discs(geom.shape, self.maps.to_px(found.xy_mm), r * self.config.px_per_mm)
-        occ = cv2.resize(
-            found.occlusion.astype(np.uint8) * 255, geom.shape[::-1], interpolation=cv2.INTER_NEAREST
-        )
-        occ = cv2.dilate(occ, _GATE_KERNEL, iterations=2)
-        return np.asarray(cv2.bitwise_or(busy, occ))
+        return busy_mask(found, self.geom, self.maps, self.config.px_per_mm)
 
     def _check_frame(self, frame_bgr: np.ndarray) -> None:
         if (
@@ -409,14 +337,10 @@ class Detector:
             or frame_bgr.shape[2] != 3
             or frame_bgr.dtype != np.uint8
         ):
-            raise ValueError(
-                f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}"
-            )
+            raise ValueError(f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}")
         w, h = self.calib.image_size
         if frame_bgr.shape[:2] != (h, w):
-            raise ValueError(
-                f"frame_bgr: calibrated for {w}x{h}, got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}"
-            )
+            raise ValueError(f"frame_bgr: calibrated for {w}x{h}, got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}")
 
     def _appearance(self, board_lab: np.ndarray) -> Appearance:
         if self.appearance is None:
@@ -426,19 +350,9 @@ class Detector:
 
     def _occlusion(self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray) -> np.ndarray:
         """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale."""
-        cfg, geom = self.config, self.geom
-        small = cv2.resize(fg, geom.markings_half.shape[::-1], interpolation=cv2.INTER_AREA)
-        fg_half: np.ndarray = (small > 127).astype(np.uint8) * 255
-        fg_half = cv2.bitwise_and(fg_half, cv2.bitwise_not(geom.markings_half))
-        scale = 0.5 * cfg.px_per_mm
-        stamp_r = (float(r_mm.max()) if len(r_mm) else geom.striker_r) * 1.25 * scale
-        discs = stamp_discs(fg_half.shape, (self.maps.to_px(xy_mm) - 0.5) * 0.5, stamp_r)
-        return occlusion_mask(
-            fg_half,
-            discs,
-            geom.surface_half,
-            open_px=int(round(8 * scale)),
-            min_area_px=int(cfg.occlusion_min_area_mm2 * scale**2),
+        cfg = self.config
+        return occlusion_from_foreground(
+            fg, xy_mm, r_mm, self.geom, self.maps, px_per_mm=cfg.px_per_mm, min_area_mm2=cfg.occlusion_min_area_mm2
         )
 
     # -- camera bumped -----------------------------------------------------------------------

@@ -48,7 +48,9 @@ class TrackStage(Protocol):
 
 
 class EventStage(Protocol):
-    def update(self, tracks: Tracks, *, is_occluded: Callable[[np.ndarray], np.ndarray] | None = None) -> EventUpdate: ...
+    def update(
+        self, tracks: Tracks, *, is_occluded: Callable[[np.ndarray], np.ndarray] | None = None
+    ) -> EventUpdate: ...
     def finish(self) -> tuple[GameEvent, ...]: ...
     def reset(self) -> None: ...
 
@@ -134,7 +136,8 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     r = radius_mm[np.clip(dets.kind.astype(np.int64), 0, 3)] * radii
     pts = dets.xy_board.astype(np.float64)[:, None, :] + r[:, None, None] * _RING[None]
     hidden = np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(dets), -1)
-    return hidden.mean(axis=1) >= frac - 1e-9
+    covered: np.ndarray = hidden.mean(axis=1) >= frac - 1e-9
+    return covered
 
 
 def _radius_table(equipment: EquipmentSpec) -> np.ndarray:
@@ -206,6 +209,7 @@ class Pipeline:
         if not self._is_usable(frame_bgr, t_s):
             return self._skipped(t_s)
         # 2. detect: undistort/rectify inside the detector; discs in board mm
+        assert frame_bgr is not None  # _is_usable turns None away
         detection = self.detector.detect(frame_bgr, t_s=t_s, frame_idx=self._frame_idx)
         # 3-5. track, detect events, release events in time order
         return self._after_detection(detection, t_s)

@@ -258,7 +258,9 @@ class Tracker:
         cost = np.where(mismatch & confident, self.config.kind_penalty, 0.0)
         return np.where(striker_vs_coin & confident & st.confirmed[:, None], np.inf, cost)
 
-    def _continue(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+    def _continue(
+        self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float
+    ) -> tuple[np.ndarray, np.ndarray]:
         """One global assignment of live tracks to detections (min total distance to the predictions).
 
         One pass, not nearest-first: when a moving disc stops next to one that starts, the sum of
@@ -277,7 +279,8 @@ class Tracker:
         # a disc at rest may be hit and fly off at any speed; a moving one keeps (or loses) its
         # speed at a bounce, unless something faster hits it
         at_rest = speed < cfg.hit_speed_mm_s / 4
-        reach = cfg.base_gate_mm + np.where(at_rest, cfg.max_speed_mm_s, np.maximum(1.5 * speed, cfg.hit_speed_mm_s)) * dt
+        speed_bound = np.where(at_rest, cfg.max_speed_mm_s, np.maximum(1.5 * speed, cfg.hit_speed_mm_s))
+        reach = cfg.base_gate_mm + speed_bound * dt
         gate = np.minimum(reach, cfg.max_jump_mm)
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         kind_cost = self._kind_cost(sub, det_kind)

@@ -43,7 +43,9 @@ class SynthFrame:
     row: int
 
 
-def hand_occlusion(hands: np.ndarray, *, palm_radius_mm: float, arm_width_mm: float) -> Callable[[np.ndarray], np.ndarray]:
+def hand_occlusion(
+    hands: np.ndarray, *, palm_radius_mm: float, arm_width_mm: float
+) -> Callable[[np.ndarray], np.ndarray]:
     """A function mapping (N, 2) board mm to (N,) bool: under a hand or an arm (hands: (H, 5) poses).
 
     The shape follows the renderer's hand: the palm and fingers reach about 110 mm from the palm

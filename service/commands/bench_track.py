@@ -216,7 +216,10 @@ def run(args: argparse.Namespace) -> int:
         out["fps_1280x720"] = round(measure_speed((1280, 720), repeats=reps), 1)
         out["fps_1920x1080"] = round(measure_speed((1920, 1080), repeats=reps), 1)
     out["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
-    below = [k for k, floor in FLOORS.items() if k in out and (out[k] > floor if k == "hand_false_events" else out[k] < floor)]
+    below = [
+        k for k, floor in FLOORS.items()
+        if k in out and (out[k] > floor if k == "hand_false_events" else out[k] < floor)
+    ]
     out["below_floor"] = below
     out["by_fps"] = {f"{fps:.0f}": {k: round(v, 4) for k, v in sc.ratios().items() if k in _BREAKDOWN} | {
         "shots": sc.shots_true} for fps, sc in sorted(per_fps.items())}

@@ -28,7 +28,9 @@ def _one_of_each() -> dict[EventKind, GameEvent]:
         EventKind.CONTACT: f.contact_discs(1.1, 33, shot=1, a=f.disc_ref(20, 3), b=disc),
         EventKind.POCKETED: f.pocketed(1.5, 45, shot=1, disc=disc, pocket="NE"),
         EventKind.OFF_BOARD: f.off_board(1.6, 48, shot=1, disc=f.disc_ref(4, 1), side="N"),
-        EventKind.SHOT_END: f.shot_end(3.0, 90, shot=1, first_contact="white", rest=[{"id": 4, "kind": "black", "x_mm": 1.0, "y_mm": 2.0}]),
+        EventKind.SHOT_END: f.shot_end(
+            3.0, 90, shot=1, first_contact="white", rest=[{"id": 4, "kind": "black", "x_mm": 1.0, "y_mm": 2.0}]
+        ),
         EventKind.PLACED: f.placed(4.0, 120, disc=f.disc_ref(21, 2), xy_mm=(0.0, 0.0)),
     }
 
@@ -78,6 +80,7 @@ def test_simultaneous_events_sort_by_priority() -> None:
 def test_filters_compose() -> None:
     evs = list(_one_of_each().values())
     assert [e.kind for e in filter_events(evs, by_agent("disc:3"))] == [EventKind.CONTACT, EventKind.POCKETED]
-    assert [e.kind for e in filter_events(evs, by_kind(EventKind.POCKETED, EventKind.OFF_BOARD), after(1.55))] == [EventKind.OFF_BOARD]
+    late_losses = filter_events(evs, by_kind(EventKind.POCKETED, EventKind.OFF_BOARD), after(1.55))
+    assert [e.kind for e in late_losses] == [EventKind.OFF_BOARD]
     assert len(filter_events(evs, by_shot(1), before(3.0, inclusive=True))) == 5
     assert EventKind.POCKETED.is_pocketing() and EventKind.OFF_BOARD.is_loss() and not EventKind.PLACED.is_in_shot()

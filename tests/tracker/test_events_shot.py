@@ -8,7 +8,7 @@ import pytest
 from tracker.events._contacts import cast_line, reflect
 from tracker.events._losses import classify_loss
 from tracker.events._shot_record import ShotRecord, shot_extras
-from tracker.events._start import back_to_line, striker_run
+from tracker.events._start import back_to_line, distance_from_line, striker_run, where_it_stood
 from tracker.specs import DiscKind, load_board, load_equipment
 
 BOARD = load_board("carrom")
@@ -97,3 +97,26 @@ def test_shot_extras_hook() -> None:
     """Carrom adds nothing; korona asks `tracker.events._korona` (a dict, possibly empty)."""
     assert shot_extras("carrom", _record("carrom")) == {}
     assert isinstance(shot_extras("korona", _record("korona")), dict)
+
+
+@pytest.mark.parametrize(
+    ("xy", "vel", "expect"),
+    [((40.0, 250.0), (0.0, -1.0), 0.0),          # on the S line
+     ((40.0, 100.0), (0.0, -1.0), 145.0),        # 145 mm on from the S line
+     ((40.0, -330.0), (0.0, 1.0), np.inf),       # beyond the N line, coming in
+     ((300.0, 100.0), (1.0, 0.0), 55.0),         # just past the E line, going out
+     ((0.0, 100.0), (0.0, 1.0), 345.0)],         # towards the S line: from the N line
+    ids=["on-line", "from-line", "from-beyond", "past-line", "towards-line"],
+)
+def test_distance_from_line(xy: tuple, vel: tuple, expect: float) -> None:
+    d = distance_from_line(np.array([xy]), np.array([vel]), 245.0, 235.0, 26.0)
+    assert d[0] == pytest.approx(expect)
+
+
+def test_where_it_stood() -> None:
+    nan = np.nan
+    hist = np.array([[[nan, nan], [10.0, 245.0], [10.5, 245.0], [10.0, 220.0]],   # stood, then struck
+                     [[nan, nan], [0.0, -330.0], [0.0, -300.0], [0.0, -270.0]],   # moving from first sight
+                     [[nan, nan], [nan, nan], [nan, nan], [nan, nan]]])           # never seen lately
+    got = where_it_stood(hist, np.array([[10.0, 220.0], [0.0, -270.0], [5.0, 5.0]]))
+    np.testing.assert_allclose(got, [[10.5, 245.0], [0.0, -330.0], [5.0, 5.0]])

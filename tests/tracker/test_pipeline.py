@@ -22,7 +22,9 @@ class _StubDetection:
 
 
 class _StubDetector:
-    def detect(self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None) -> _StubDetection:
+    def detect(
+        self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None
+    ) -> _StubDetection:
         return _StubDetection([(0.0, 0.0)], [0])
 
 
@@ -96,3 +98,34 @@ def test_synthetic_suite_accuracy() -> None:
         assert r[name] >= FLOORS[name], (name, score.failures)
     assert r["segmentation"] >= 0.995, score.failures
     assert r["hand_false_events"] == 0.0, score.failures
+
+
+def _striker_at(t: float, y0: float, vy: float, t_move: float) -> tuple[float, float] | None:
+    """Striker centre at `t` s: standing at (40, y0) from 0.3 s until `t_move`, then sliding at `vy`
+    mm/s; `t_move` = 0: a false detection (a hand) seen from 0.6 s to 0.75 s, already moving. None:
+    not in view."""
+    if t < (0.3 if t_move else 0.6) or (not t_move and t > 0.75):
+        return None
+    y = y0 + vy * max(t - (t_move or 0.6), 0.0)
+    return (40.0, y) if abs(y) < 360.0 else None
+
+
+@pytest.mark.parametrize(
+    ("y0", "vy", "t_move", "starts"),
+    [(245.0, -2000.0, 0.8, 1),   # set on the S base line, then struck towards N
+     (-340.0, 2000.0, 0.0, 0),   # comes in from beyond the N base line, moving from its first sight: a hand
+     (20.0, -600.0, 0.0, 0)],    # first seen mid-board, moving slowly: it would have crossed open board unseen
+    ids=["struck-from-line", "from-beyond-line", "from-mid-board"],
+)
+def test_shot_start_needs_a_striker_from_its_line(y0: float, vy: float, t_move: float, starts: int) -> None:
+    fps = 120.0
+    pipe = Pipeline(None, game="carrom")
+    coins = [(0.0, 0.0), (60.0, -30.0), (-80.0, 40.0)]
+    events = []
+    for k in range(int(1.6 * fps)):
+        t = k / fps
+        striker = _striker_at(t, y0, vy, t_move)
+        xy = coins + ([striker] if striker is not None else [])
+        events += pipe.process_detection(_StubDetection(xy, [0, 1, 0] + [3] * (len(xy) - 3)), t).events
+    events += pipe.finish()
+    assert sum(e.to_json()["type"] == "shot_start" for e in events) == starts

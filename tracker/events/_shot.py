@@ -418,7 +418,10 @@ def _build(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nd
         first_disc_id=int(hist.ids[first.disc]) if first.disc >= 0 else None,
         first_cushion=first.cushions[0] if first.cushions else None,
         cushion_before_contact=bool(first.cushions),
-        cushions=tuple(CushionTouch(t, int(hist.ids[striker]), s) for s, t in zip(first.cushions, first.t_cushions_s, strict=True)),
+        cushions=tuple(
+            CushionTouch(t, int(hist.ids[striker]), s)
+            for s, t in zip(first.cushions, first.t_cushions_s, strict=True)
+        ),
     )
     extra: dict[str, Any] = {"first_disc": first_disc, "first_cushion": record.first_cushion,
                              "cushion_before_contact": record.cushion_before_contact, "side": side}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["StrikerRun", "back_to_line", "follow_line", "striker_run"]
+__all__ = ["StrikerRun", "back_to_line", "distance_from_line", "follow_line", "striker_run", "where_it_stood"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,7 @@ def fit_direction(xy: np.ndarray, hint: np.ndarray) -> np.ndarray:
     """
     d = xy - xy.mean(axis=0)
     _, _, vt = np.linalg.svd(d, full_matrices=False)
-    u = vt[0]
+    u: np.ndarray = vt[0]
     return -u if float(u @ hint) < 0 else u
 
 
@@ -134,6 +134,73 @@ def back_to_line(p: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float 
                 best = s
     chosen = best if best is not None else best_any
     return None if chosen is None else p - chosen * u
+
+
+def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_mm: float,
+                       band_mm: float) -> np.ndarray:
+    """(n,) distance each disc travelled from a placement line, followed back against its velocity.
+
+    Placement lines are x = +-line_mm and y = +-line_mm, `extent_mm` either side of the middle. A
+    disc within `band_mm` of a line (inside its extent) is on it (0); a disc whose path, followed
+    back, crosses no line within its extent (it moves away from the middle towards a line, or
+    comes in from beyond one) did not leave from a line (inf).
+
+    Args:
+        xy: (n, 2) centres, board mm.
+        vel: (n, 2) velocities, mm/s (direction only).
+        line_mm: distance of the lines from the centre, mm.
+        extent_mm: half the length of a line, mm.
+        band_mm: distance from a line that counts as on it, mm.
+
+    Examples:
+        >>> distance_from_line(np.array([[0.0, 100.0], [0.0, -330.0]]), np.array([[0.0, -1.0], [0.0, 1.0]]),
+        ...                    250.0, 200.0, 30.0).tolist()
+        [150.0, inf]
+    """
+    xy, vel = np.asarray(xy, np.float64).reshape(-1, 2), np.asarray(vel, np.float64).reshape(-1, 2)
+    u = vel / np.maximum(np.hypot(vel[:, 0], vel[:, 1]), 1e-9)[:, None]
+    best = np.full(len(xy), np.inf)
+    for axis in (0, 1):  # four lines, each over all discs at once
+        other = xy[:, 1 - axis]
+        for sign in (-1.0, 1.0):
+            on = (np.abs(xy[:, axis] - sign * line_mm) <= band_mm) & (np.abs(other) <= extent_mm + band_mm)
+            best[on] = 0.0
+            ua = np.where(np.abs(u[:, axis]) > 1e-6, u[:, axis], 1.0)
+            s = (xy[:, axis] - sign * line_mm) / ua  # distance back along -u
+            along = np.abs(other - s * u[:, 1 - axis])
+            ok = (np.abs(u[:, axis]) > 1e-6) & (s >= 0.0) & (along <= extent_mm + band_mm)
+            best = np.where(ok, np.minimum(best, s), best)
+    return best
+
+
+def where_it_stood(hist_xy: np.ndarray, xy: np.ndarray, *, still_mm: float = 4.0) -> np.ndarray:
+    """(M, 2) where each track was last seen standing, else where it was first seen lately, board mm.
+
+    Standing: two observations in a row (frames apart) within `still_mm`. A striker set down is
+    seen standing on its line before it is struck, unless the hand hides it; a detection of a hand
+    is seen in motion from the start.
+
+    Args:
+        hist_xy: (M, K, 2) observed centres in the last K frames, oldest first, NaN where not seen.
+        xy: (M, 2) last observed centres (used when the history is empty).
+        still_mm: largest step between two observations of a disc at rest, mm.
+
+    Examples:
+        >>> h = np.array([[[np.nan, np.nan], [0.0, 250.0], [0.0, 250.5], [0.0, 230.0]],
+        ...               [[np.nan, np.nan], [0.0, 330.0], [0.0, 300.0], [0.0, 270.0]]])
+        >>> where_it_stood(h, h[:, -1]).tolist()
+        [[0.0, 250.5], [0.0, 330.0]]
+    """
+    m = len(hist_xy)
+    rows = np.arange(m)
+    seen = np.isfinite(hist_xy[:, :, 0])
+    d = np.diff(hist_xy, axis=1)
+    step = np.nan_to_num(np.hypot(d[..., 0], d[..., 1]), nan=np.inf)
+    still = np.concatenate([np.zeros((m, 1), bool), np.asarray(step < still_mm, bool)], axis=1)
+    last_still = hist_xy.shape[1] - 1 - np.argmax(still[:, ::-1], axis=1)
+    first = np.argmax(seen, axis=1)
+    origin = np.where(still.any(axis=1, keepdims=True), hist_xy[rows, last_still], hist_xy[rows, first])
+    return np.where(np.isfinite(origin), origin, xy)
 
 
 def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, line_mm: float,

@@ -26,6 +26,7 @@ from tracker.errors import ConfigError
 from tracker.events import factory
 from tracker.events._history import FrameRow, assemble
 from tracker.events._shot import ShotContext, ShotOutcome, ShotTuning, analyse_shot
+from tracker.events._start import distance_from_line, where_it_stood
 from tracker.events.types import GameEvent
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
@@ -46,6 +47,11 @@ class EventConfig:
         start_speed_mm_s: a disc moving faster than this between shots starts a shot ...
         start_disp_mm: ... if it also moved this far from where it stood.
         confirm_s: ... and motion (or the disc vanishing) is seen again within this time.
+        striker_lead_s: a striker seen moving between shots starts one only if, at its speed, it
+            left its placement line at most this long ago (it is hidden under the hand only briefly).
+        vanish_confirm_dt_s: a moving striker that vanishes at once confirms a shot only if frames are
+            at least this far apart (below ~45 fps a fast striker blurs out of detection; at higher
+            rates a striker struck is seen moving again, one lifted by hand is not).
         pre_s: history kept before a shot starts (the striker's placement, rest positions).
         max_shot_s: a shot still moving after this long is closed anyway.
         placed_min_hits: observations at rest before a new disc is announced as placed.
@@ -59,6 +65,8 @@ class EventConfig:
     start_speed_mm_s: float = 400.0
     start_disp_mm: float = 8.0
     confirm_s: float = 0.12
+    striker_lead_s: float = 0.1
+    vanish_confirm_dt_s: float = 0.022
     pre_s: float = 1.5
     max_shot_s: float = 60.0
     placed_min_hits: int = 5
@@ -67,7 +75,7 @@ class EventConfig:
 
     def __post_init__(self) -> None:
         for name in ("rest_s", "rest_disp_mm", "motion_window_s", "start_speed_mm_s", "start_disp_mm",
-                     "confirm_s", "pre_s", "max_shot_s", "init_s"):
+                     "confirm_s", "striker_lead_s", "vanish_confirm_dt_s", "pre_s", "max_shot_s", "init_s"):
             value = getattr(self, name)
             if not 0.0 < value < 1e5:
                 raise ConfigError(f"EventConfig.{name}={value} outside (0, 1e5)")
@@ -81,6 +89,9 @@ class EventUpdate:
 
     events: tuple[GameEvent, ...]
     remove: tuple[int, ...]
+
+
+_LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 
 
 def _no_occlusion(xy: np.ndarray) -> np.ndarray:
@@ -219,7 +230,22 @@ class EventDetector:
             rows = np.flatnonzero(fast)
             fast[rows[occluded(tracks.xy_mm[rows])]] = False
         fast &= speed * self.frame_dt_s > 0.5 * cfg.start_disp_mm
-        vanished_moving = (tracks.missed == 1) & tracks.confirmed & (speed > cfg.start_speed_mm_s)
+        # a striker set in motion left its placement line a moment ago; one that comes in from beyond
+        # the line, or would have crossed open board unseen to get here, is a hand (issue 4)
+        far = (tracks.kind == DiscKind.STRIKER) & (self._line_lead_s(tracks, speed) > cfg.striker_lead_s)
+        fast &= ~far
+        # a struck striker that vanishes at once (blurred at a low frame rate) confirms its own first
+        # move; a coin that vanishes, or a striker taken away under a hand, does not
+        vanished_moving = ((tracks.missed == 1) & tracks.confirmed & (speed > cfg.start_speed_mm_s)
+                           & (tracks.kind == DiscKind.STRIKER) & ~far
+                           & np.isin(tracks.ids, list(self._pending_dir)))
+        if self.frame_dt_s < cfg.vanish_confirm_dt_s:
+            vanished_moving[:] = False
+        if vanished_moving.any():
+            rows = np.flatnonzero(vanished_moving)
+            ahead = tracks.xy_mm[rows] + tracks.vel_mm_s[rows] * self.frame_dt_s
+            under = occluded(np.concatenate([tracks.xy_mm[rows], ahead]))
+            vanished_moving[rows[under[: rows.size] | under[rows.size:]]] = False
         if self._pending is not None and t - self._pending > cfg.confirm_s:
             self._pending = None
         if self._pending is None:
@@ -237,6 +263,16 @@ class EventDetector:
                                                                                    strict=True)}
             return
         self._begin_shot(tracks)
+
+    def _line_lead_s(self, tracks: Tracks, speed: np.ndarray) -> np.ndarray:
+        """(M,) time (s) each track would have taken at its speed to come from a placement line."""
+        b = self.board
+        half_band = b.base_line_gap_mm / 2 if b.base_line_length_mm > 0 else b.rail_zone_depth_mm / 2
+        band = half_band + _LINE_NOISE_MM
+        origin = where_it_stood(tracks.hist_xy_mm, tracks.xy_mm)
+        d = distance_from_line(origin, tracks.vel_mm_s, self.placement_line_mm, self.placement_extent_mm, band)
+        lead_s: np.ndarray = d / np.maximum(speed, 1.0)
+        return lead_s
 
     def _begin_shot(self, tracks: Tracks) -> None:
         assert self._pending is not None
@@ -321,7 +357,9 @@ class EventDetector:
         assert self._ctx is not None
         kind_of = dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True))
         share = dict(zip(tracks.ids.tolist(), tracks.kind_share.tolist(), strict=True))
-        ctx = replace(self._ctx, kind_of=kind_of, kind_share=share, hidden=frozenset(self._hidden), frame_dt_s=self.frame_dt_s)
+        ctx = replace(
+            self._ctx, kind_of=kind_of, kind_share=share, hidden=frozenset(self._hidden), frame_dt_s=self.frame_dt_s
+        )
         hist = assemble(self._rows)
         out = analyse_shot(hist, ctx, tracks.t_s, tracks.frame_idx, self.config.shot)
         self._in_shot, self._ctx = False, None
@@ -351,9 +389,10 @@ class EventDetector:
             self._known.add(int(tracks.ids[row]))
             obs = np.flatnonzero(np.isfinite(tracks.hist_xy_mm[row, :, 0]))
             t_first = float(tracks.hist_t_s[obs[0]]) if obs.size else t
-            frame = max(int(tracks.frame_idx - (tracks.hist_t_s.size - obs[0] - 1)), 0) if obs.size else tracks.frame_idx
-            out.append(factory.placed(t_first, frame, disc=factory.disc_ref(int(tracks.ids[row]), int(tracks.kind[row])),
-                                      xy_mm=tracks.xy_mm[row]))
+            back = tracks.hist_t_s.size - obs[0] - 1 if obs.size else 0
+            frame = max(int(tracks.frame_idx - back), 0)
+            ref = factory.disc_ref(int(tracks.ids[row]), int(tracks.kind[row]))
+            out.append(factory.placed(t_first, frame, disc=ref, xy_mm=tracks.xy_mm[row]))
         return out
 
     @property

@@ -76,7 +76,8 @@ def shot_end(
 
 def contact_discs(t_s: float, frame_idx: int, *, shot: int, a: Mapping[str, Any], b: Mapping[str, Any]) -> GameEvent:
     """Disc `a` (the one that was moving) touched disc `b`."""
-    return _event(EventKind.CONTACT, t_s, frame_idx, [_agent(a), _agent(b)], {"shot": int(shot), "a": dict(a), "b": dict(b)})
+    payload = {"shot": int(shot), "a": dict(a), "b": dict(b)}
+    return _event(EventKind.CONTACT, t_s, frame_idx, [_agent(a), _agent(b)], payload)
 
 
 def contact_cushion(t_s: float, frame_idx: int, *, shot: int, a: Mapping[str, Any], side: str) -> GameEvent:

@@ -121,4 +121,5 @@ class GameEvent:
     def to_json(self) -> dict[str, Any]:
         """The contract-1 JSON object (`{"type": ..., "t": ..., "frame": ..., ...}`)."""
         head: dict[str, Any] = {"type": self.kind.value, "t": round(float(self.t_s), 4), "frame": int(self.frame_idx)}
-        return head | thaw(self.payload)
+        body: dict[str, Any] = thaw(self.payload)
+        return head | body

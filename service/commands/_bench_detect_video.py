@@ -82,7 +82,7 @@ def evaluate_video(
 ) -> dict[str, Any]:
     """Calibrate on the first frame, detect it (learning the background), score the second."""
     from calibration import find_board
-    from service.commands.bench_detect import KINDS, match_discs
+    from service.commands.bench_detect import score_discs
     from tracker.detect import Detector, DetectorConfig
 
     calib = find_board(first, game=game)
@@ -93,16 +93,7 @@ def evaluate_video(
         return out
     det = Detector(calib, config=DetectorConfig(background=True))
     det.detect(first)
-    dets = det.detect(second).discs
-    txy = np.array([[d["x_mm"], d["y_mm"]] for d in visible]).reshape(-1, 2)
-    tkind = np.array([KINDS.index(d["kind"]) for d in visible], int)
-    di, ti = match_discs(dets.xy_board, txy, 10.0)
-    out.update(
-        tp=len(di),
-        n_det=len(dets),
-        kind_ok=int((dets.kind[di] == tkind[ti]).sum()),
-        err_mm=np.linalg.norm(dets.xy_board[di] - txy[ti], axis=1).tolist(),
-    )
+    out.update(score_discs(det.detect(second).discs, visible))
     return out
 
 

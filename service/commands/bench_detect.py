@@ -46,6 +46,21 @@ def match_discs(det_xy: Any, truth_xy: Any, max_dist: float) -> tuple[Any, Any]:
     return r[ok], c[ok]
 
 
+def score_discs(dets: Any, visible: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts and errors of detections (board mm) against the visible truth discs of one frame."""
+    import numpy as np
+
+    txy = np.array([[d["x_mm"], d["y_mm"]] for d in visible]).reshape(-1, 2)
+    tkind = np.array([KINDS.index(d["kind"]) for d in visible], int)
+    di, ti = match_discs(dets.xy_board, txy, 10.0)
+    return {
+        "tp": len(di),
+        "n_det": len(dets),
+        "kind_ok": int((dets.kind[di] == tkind[ti]).sum()),
+        "err_mm": np.linalg.norm(dets.xy_board[di] - txy[ti], axis=1).tolist(),
+    }
+
+
 def evaluate_synthetic(image: Any, truth: dict[str, Any], *, game: str) -> dict[str, Any]:
     """Calibrate and detect one rendered frame; per-frame counts and errors against its truth."""
     import numpy as np
@@ -66,16 +81,7 @@ def evaluate_synthetic(image: Any, truth: dict[str, Any], *, game: str) -> dict[
     out["corner_px"] = float(
         np.mean(np.linalg.norm(calib.corners_px - np.asarray(truth["board_corners_px"]), axis=1))
     )
-    dets = Detector(calib).detect(image).discs
-    txy = np.array([[d["x_mm"], d["y_mm"]] for d in visible]).reshape(-1, 2)
-    tkind = np.array([KINDS.index(d["kind"]) for d in visible], int)
-    di, ti = match_discs(dets.xy_board, txy, 10.0)
-    out.update(
-        tp=len(di),
-        n_det=len(dets),
-        kind_ok=int((dets.kind[di] == tkind[ti]).sum()),
-        err_mm=np.linalg.norm(dets.xy_board[di] - txy[ti], axis=1).tolist(),
-    )
+    out.update(score_discs(Detector(calib).detect(image).discs, visible))
     return out
 
 

@@ -72,35 +72,20 @@ def _refine_side(
     # with inner_frac > 0 the search starts well inside and takes the first rise going outwards
     # (for colour regions that leaked over a shadowed or worn frame)
     inner = coarse_px + inner_frac * side_px
-    pts = search_edges(
-        image,
-        p0,
-        p1,
-        out,
-        colour,
-        n=n,
-        half_width_px=coarse_px,
-        step_px=1.0,
-        min_step=max(4.0, 2 * spread),
-        inner_px=inner,
-    )
+
+    def wide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return search_edges(
+            image, a, b, out, colour, n=n, half_width_px=coarse_px, step_px=1.0,
+            min_step=max(4.0, 2 * spread), inner_px=inner,
+        )
+
+    pts = wide(p0, p1)
     if len(pts) < 6:
         return pts
     c, d, keep = fit_line(pts, min_tol_px=1.5)
     if inner_frac > 0:
-        q0, q1 = c + np.dot(p0 - c, d) * d, c + np.dot(p1 - c, d) * d
-        pts = search_edges(
-            image,
-            q0,
-            q1,
-            out,
-            colour,
-            n=n,
-            half_width_px=coarse_px,
-            step_px=1.0,
-            min_step=max(4.0, 2 * spread),
-            inner_px=inner,
-        )
+        # search again along the fitted line, whose ends may differ from the coarse guess
+        pts = wide(c + np.dot(p0 - c, d) * d, c + np.dot(p1 - c, d) * d)
         if len(pts) < 6:
             return pts
         c, d, keep = fit_line(pts, min_tol_px=1.5)

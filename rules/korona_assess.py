@@ -157,31 +157,21 @@ def compute_facts(stroke: KoronaStroke, view: StrokeView) -> StrokeFacts:
         # No "after" in the record: only the discs known to have left count as moved.
         moved = stroke.moved if stroke.moved is not None else frozenset(gone & set(before))
         out = tuple(sorted(i for i in own_blocked if i in moved))
-        return StrokeFacts(
-            own_blocked,
-            opp_blocked,
-            free_exists,
-            tuple(own_free),
-            tuple(own_blk),
-            tuple(opp),
-            tuple(in_zone),
-            moved,
-            out,
-            (),
+        into: tuple[int, ...] = ()
+    else:
+        moved = (
+            stroke.moved
+            if stroke.moved is not None
+            else frozenset(
+                i
+                for i, d in before.items()
+                if i not in after or np.hypot(after[i].x_mm - d.x_mm, after[i].y_mm - d.y_mm) > view.move_tol_mm
+            )
         )
-    moved = (
-        stroke.moved
-        if stroke.moved is not None
-        else frozenset(
-            i
-            for i, d in before.items()
-            if i not in after or np.hypot(after[i].x_mm - d.x_mm, after[i].y_mm - d.y_mm) > view.move_tol_mm
-        )
-    )
-    after_own_blocked = _blocked_ids(after, view.own, seat, g, stroke.blocked_after)
-    after_opp_blocked = _blocked_ids(after, view.opp, opp_seat, g, stroke.blocked_after)
-    out = tuple(sorted(i for i in own_blocked if i not in after_own_blocked and (i in after or i in gone)))
-    into = tuple(sorted(i for i in after_opp_blocked if i in before and i not in opp_blocked))
+        after_own_blocked = _blocked_ids(after, view.own, seat, g, stroke.blocked_after)
+        after_opp_blocked = _blocked_ids(after, view.opp, opp_seat, g, stroke.blocked_after)
+        out = tuple(sorted(i for i in own_blocked if i not in after_own_blocked and (i in after or i in gone)))
+        into = tuple(sorted(i for i in after_opp_blocked if i in before and i not in opp_blocked))
     return StrokeFacts(
         own_blocked,
         opp_blocked,

@@ -239,6 +239,26 @@ def _still(xy: list[tuple[float, float]], moves: dict[int, tuple[float, float]])
     return np.arange(1, 6), kinds, t, track, before, after
 
 
+# white 1 in the centre circle, white 2 in S's zone, white 3 free, black 4 in N's zone, black 5 free
+_ZONE_LAYOUT = [
+    (0.0, 0.0),
+    (100.0, BOARD.half_mm - 20.0),
+    (0.0, -200.0),
+    (50.0, -BOARD.half_mm + 20.0),
+    (200.0, 200.0),
+]
+
+
+def _zone_facts(moves: dict[int, tuple[float, float]], *, seats: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """Korona facts of a stroke that moves discs of `_ZONE_LAYOUT` to `moves`, struck from S."""
+    ids, kinds, t, track, before, after = _still(_ZONE_LAYOUT, moves)
+    extra = {} if seats is None else {"seats": seats}
+    return korona_facts(
+        ids, kinds, t, track, before, after, ("board",) * 5,
+        side="S", t_start_s=0.4, board=BOARD, equipment=EQ, **extra,
+    )
+
+
 @pytest.mark.parametrize(
     ("seats", "moves", "expect"),
     [
@@ -255,59 +275,14 @@ def _still(xy: list[tuple[float, float]], moves: dict[int, tuple[float, float]])
     ids=["as-set", "out-and-into", "seats-swapped"],
 )
 def test_blocked_positions(seats, moves, expect) -> None:  # type: ignore[no-untyped-def]
-    ids, kinds, t, track, before, after = _still(
-        [
-            (0.0, 0.0),
-            (100.0, BOARD.half_mm - 20.0),
-            (0.0, -200.0),
-            (50.0, -BOARD.half_mm + 20.0),
-            (200.0, 200.0),
-        ],
-        moves,
-    )
-    out = korona_facts(
-        ids,
-        kinds,
-        t,
-        track,
-        before,
-        after,
-        ("board",) * 5,
-        side="S",
-        t_start_s=0.4,
-        board=BOARD,
-        equipment=EQ,
-        seats=seats,
-    )
+    out = _zone_facts(moves, seats=seats)
     got = (out["blocked_before"], out["blocked_after"], out["unblocked"], out["newly_blocked"], out["moved"])
     assert got == expect
 
 
 def test_zones_without_seats() -> None:
     """The hook does not know who sits where: zone members instead of blocked discs."""
-    ids, kinds, t, track, before, after = _still(
-        [
-            (0.0, 0.0),
-            (100.0, BOARD.half_mm - 20.0),
-            (0.0, -200.0),
-            (50.0, -BOARD.half_mm + 20.0),
-            (200.0, 200.0),
-        ],
-        {0: (0.0, -200.0)},
-    )
-    out = korona_facts(
-        ids,
-        kinds,
-        t,
-        track,
-        before,
-        after,
-        ("board",) * 5,
-        side="S",
-        t_start_s=0.4,
-        board=BOARD,
-        equipment=EQ,
-    )
+    out = _zone_facts({0: (0.0, -200.0)})
     assert "blocked_before" not in out
     assert out["zones_before"] == {"centre": [1], "N": [4], "E": [], "S": [2], "W": []}
     assert out["zones_after"] == {"centre": [], "N": [4], "E": [], "S": [2], "W": []}

@@ -12,6 +12,8 @@ Steps:
     4. Corners are line intersections; the homography maps the undistorted corners onto the
        board's corners in mm. When one edge is outside the picture it is placed from the other
        three (the surface is square) and the score is lowered.
+    5. A tight crop that shows only two adjacent edges: the printed base circles give the board
+       centre, and each missing edge is its opposite mirrored through it (lower score again).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import cv2
 import numpy as np
 
 from calibration._edges import colour_distance, fit_line, intersect_lines, search_edges
+from calibration._landmarks import circles_homography, mirror_side
 from calibration._surface import candidate_thresholds, hull_runs, on_border, surface_colour, surface_mask
 from calibration.appearance import Appearance
 from calibration.geometry import order_corners
@@ -75,8 +78,16 @@ def _refine_side(
 
     def wide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return search_edges(
-            image, a, b, out, colour, n=n, half_width_px=coarse_px, step_px=1.0,
-            min_step=max(4.0, 2 * spread), inner_px=inner,
+            image,
+            a,
+            b,
+            out,
+            colour,
+            n=n,
+            half_width_px=coarse_px,
+            step_px=1.0,
+            min_step=max(4.0, 2 * spread),
+            inner_px=inner,
         )
 
     pts = wide(p0, p1)
@@ -106,9 +117,7 @@ def _refine_side(
     )
 
 
-def _fit_sides(
-    side_pts: list[np.ndarray], lens: LensModel | None
-) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def _fit_sides(side_pts: list[np.ndarray], lens: LensModel | None) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """Lines (point, direction, inlier fraction) in undistorted pixels."""
     lines = []
     for pts in side_pts:
@@ -118,7 +127,8 @@ def _fit_sides(
     return lines
 
 
-def _complete_square(lines: list[tuple[np.ndarray, np.ndarray, float]], centre: np.ndarray
+def _complete_square(
+    lines: list[tuple[np.ndarray, np.ndarray, float]], centre: np.ndarray
 ) -> list[tuple[np.ndarray, np.ndarray, float]] | None:
     """Place a missing fourth side opposite the side whose two neighbours are both present."""
     dirs = [ln[1] for ln in lines]
@@ -141,14 +151,10 @@ def _complete_square(lines: list[tuple[np.ndarray, np.ndarray, float]], centre: 
     return [*lines, ((a + b) / 2, d, 0.0)]
 
 
-def _corners_from_lines(
-    lines: list[tuple[np.ndarray, np.ndarray, float]], centre: np.ndarray
-) -> np.ndarray | None:
+def _corners_from_lines(lines: list[tuple[np.ndarray, np.ndarray, float]], centre: np.ndarray) -> np.ndarray | None:
     """(4, 2) undistorted corners, ordered NW, NE, SE, SW, from four lines in any order."""
     normals = [np.array([-d[1], d[0]]) for _, d, _ in lines]
-    ang = [
-        np.arctan2(*(np.dot(centre - c, n) * n)[::-1]) for (c, _, _), n in zip(lines, normals, strict=True)
-    ]
+    ang = [np.arctan2(*(np.dot(centre - c, n) * n)[::-1]) for (c, _, _), n in zip(lines, normals, strict=True)]
     order = np.argsort(ang)
     pts = []
     for a, b in zip(order, np.roll(order, -1), strict=True):
@@ -169,9 +175,7 @@ def _plausible(corners: np.ndarray, w: int, h: int, min_area_frac: float) -> str
         return "edges do not form a convex quadrilateral"
     sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
     if sides.min() < 0.35 * sides.max():
-        return (
-            f"edges form a quadrilateral too skewed for a board (side ratio {sides.min() / sides.max():.2f})"
-        )
+        return f"edges form a quadrilateral too skewed for a board (side ratio {sides.min() / sides.max():.2f})"
     for i in range(4):
         u, v = corners[i - 1] - corners[i], corners[(i + 1) % 4] - corners[i]
         cosang = np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v))
@@ -210,9 +214,7 @@ def _candidate_sides(
         border = on_border(a, b, w, h, 1.5)
         # wide enough for a shadowed band along the frame that the colour mask left out
         coarse = 3.0 / scale + 4.0 + 0.015 * max(frame.shape[:2])
-        pts = _refine_side(
-            frame, a / scale, b / scale, centre, colour, spread, coarse, n, peri / 4 / scale, inner_frac
-        )
+        pts = _refine_side(frame, a / scale, b / scale, centre, colour, spread, coarse, n, peri / 4 / scale, inner_frac)
         support = len(pts) / n
         if len(pts) < 8:
             continue
@@ -242,9 +244,7 @@ def _merge_collinear(sides: list[_Side], *, tol_px: float) -> list[_Side]:
                 group.append(j)
                 used[j] = True
         pts = np.concatenate([sides[k].pts for k in group])
-        merged.append(
-            _Side(pts, min(1.0, sum(sides[k].support for k in group)), sum(sides[k].length for k in group))
-        )
+        merged.append(_Side(pts, min(1.0, sum(sides[k].support for k in group)), sum(sides[k].length for k in group)))
     return merged
 
 
@@ -351,33 +351,28 @@ def find_board(
         or frame_bgr.shape[2] != 3
         or frame_bgr.dtype != np.uint8
     ):
-        raise ValueError(
-            f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}"
-        )
+        raise ValueError(f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}")
     load_board(game)
     h, w = frame_bgr.shape[:2]
     if min(h, w) < 32:
         return Failed(f"image too small ({w}x{h})")
     scale = min(1.0, config.work_side_px / max(h, w))
-    small = (
-        cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if scale < 1
-        else frame_bgr
-    )
+    small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame_bgr
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
     colour, spread = surface_colour(lab)
     dist = colour_distance(lab, colour)
     best: BoardCalibration | Failed = Failed("no uniform playing surface found around the picture centre")
+    two_sides: tuple[list[_Side], np.ndarray, np.ndarray] | None = None
     for thr, inner_frac in ((t, f) for t in candidate_thresholds(dist, spread) for f in (0.0, 0.04)):
         mask = surface_mask(dist, thr)
         if mask is None:
             continue
-        sides, centre = _candidate_sides(
-            frame_bgr, mask, scale, colour, spread, config.edge_samples, inner_frac
-        )
+        sides, centre = _candidate_sides(frame_bgr, mask, scale, colour, spread, config.edge_samples, inner_frac)
         if len(sides) < 3:
             if isinstance(best, Failed) and best.reason.startswith("no uniform"):
                 best = Failed(f"only {len(sides)} straight surface edges visible; need at least 3")
+            if two_sides is None or len(sides) > len(two_sides[0]):
+                two_sides = (sides, centre, mask)
             continue
         result = _fit_board(frame_bgr, sides, centre, game, lens, config)
         if isinstance(result, Failed):
@@ -390,6 +385,50 @@ def find_board(
         result = result.with_(score=result.score * _purity(dist, quad, 18.0) ** 2 * (1.0 - beyond) ** 2)
         if isinstance(best, Failed) or result.score > best.score:
             best = result
+    if isinstance(best, Failed) and two_sides is not None:
+        completed = _board_from_circles(frame_bgr, lab, colour, scale, *two_sides, game, lens, config)
+        best = completed if isinstance(completed, BoardCalibration) else best
     if isinstance(best, BoardCalibration):
         best = best.with_(appearance=Appearance(colour, spread))
     return best
+
+
+def _board_from_circles(
+    frame: np.ndarray,
+    lab: np.ndarray,
+    colour: np.ndarray,
+    scale: float,
+    sides: list[_Side],
+    centre: np.ndarray,
+    mask: np.ndarray,
+    game: str,
+    lens: LensModel | None,
+    config: BoardFinderConfig,
+) -> BoardCalibration | Failed:
+    """Board of a tight crop from two adjacent found edges and the printed base circles: each
+    missing edge is its opposite edge mirrored through the board centre that the circles give."""
+    spec = load_board(game)
+    if len(sides) != 2:
+        return Failed(f"only {len(sides)} straight surface edges visible; need at least 3")
+    ys, xs = np.nonzero(mask)
+    box = np.array([xs.min(), ys.min(), xs.max(), ys.max()], np.float64)
+    to_img = circles_homography(lab, colour, spec, box)
+    if to_img is None:
+        return Failed("only 2 straight surface edges visible and too few printed base circles to complete them")
+    to_orig = np.diag([1.0 / scale, 1.0 / scale, 1.0]) @ to_img
+    dirs = [fit_line(s.pts, min_tol_px=1.5)[1] for s in sides]
+    if abs(float(np.dot(dirs[0], dirs[1]))) > 0.5:
+        return Failed("only 2 straight surface edges visible, and they are opposite each other")
+    mirrored = []
+    for s, d in zip(sides, dirs, strict=True):
+        # an edge running along the picture's x is a N/S side: mirror its y
+        axis = 1 if abs(d[0]) > abs(d[1]) else 0
+        mirrored.append(_Side(mirror_side(s.pts, to_orig, axis=axis), 0.5 * s.support, s.length))
+    config = BoardFinderConfig(
+        work_side_px=config.work_side_px, min_area_frac=config.min_area_frac, estimate_distortion=False
+    )
+    result = _fit_board(frame, [*sides, *mirrored], centre, game, lens, config)
+    if isinstance(result, Failed):
+        return result
+    note = "two surface edges outside the picture; mirrored from the others through the base circles' centre"
+    return result.with_(score=0.5 * result.score, notes=(*result.notes, note))

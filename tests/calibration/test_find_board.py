@@ -64,9 +64,7 @@ def test_misuse_raises(bad: np.ndarray) -> None:
 @pytest.mark.parametrize("photo", ["nic", "mai", "s35", "t01"], ids=["nic", "mai", "s35", "t01"])
 def test_real_whole_board_photos(photo: str) -> None:
     folder = real_dir()
-    entry = next(
-        e for e in json.loads((folder / "annotations.json").read_text())["images"] if e["id"] == photo
-    )
+    entry = next(e for e in json.loads((folder / "annotations.json").read_text())["images"] if e["id"] == photo)
     img = cv2.imread(str(folder / entry["file"]))
     calib = find_board(img)
     assert calib, getattr(calib, "reason", "")
@@ -74,3 +72,23 @@ def test_real_whole_board_photos(photo: str) -> None:
     for truth, found in zip(entry["board_corners_px"], calib.corners_px, strict=True):
         if truth is not None:
             assert np.linalg.norm(np.asarray(truth) - found) <= tol
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("photo", ["s11", "s59", "ud1"], ids=["s11", "s59", "ud1"])
+def test_real_cropped_photos(photo: str) -> None:
+    """Boards cut by the picture border (s11: three corners outside, found from two edges and
+    the printed base circles): corners in the picture within 2.5 % of its size (ud1's right edge
+    is ambiguous by ~9 px in the annotation: a shadowed band), extrapolated ones within 3 %."""
+    folder = real_dir()
+    entry = next(e for e in json.loads((folder / "annotations.json").read_text())["images"] if e["id"] == photo)
+    img = cv2.imread(str(folder / entry["file"]))
+    calib = find_board(img)
+    assert calib, getattr(calib, "reason", "")
+    size = max(img.shape[:2])
+    extrapolated = entry.get("board_corners_extrapolated_px") or [None] * 4
+    for seen, guessed, found in zip(entry["board_corners_px"], extrapolated, calib.corners_px, strict=True):
+        if seen is not None:
+            assert np.linalg.norm(np.asarray(seen) - found) <= 0.025 * size
+        elif guessed is not None:
+            assert np.linalg.norm(np.asarray(guessed) - found) <= 0.03 * size

@@ -63,9 +63,16 @@ class BoardGeometry:
     edge_out_px: np.ndarray
     maps: BoardMaps
 
-    def inside(self, xy_mm: np.ndarray) -> np.ndarray:
-        """(N,) bool: centre on the surface or over a pocket (not out on the frame)."""
-        return np.asarray(np.all(np.abs(xy_mm) <= self.half_mm + 2.0, axis=1))
+    def inside(self, xy_mm: np.ndarray, radius_mm: np.ndarray | None = None) -> np.ndarray:
+        """(N,) bool: centre on the surface or over a pocket (not out on the frame). With the
+        discs' nominal radii (N,) mm: a disc rests against the raised frame at the closest, so
+        a centre nearer the edge than 3/4 of its radius (slack for calibration error) is no
+        disc, unless it hangs over a pocket (a printed arc or the frame's shadow; issue #3)."""
+        within = np.all(np.abs(xy_mm) <= self.half_mm + 2.0, axis=1)
+        if radius_mm is not None and len(xy_mm):
+            clear = np.all(np.abs(xy_mm) <= self.half_mm - 0.75 * np.asarray(radius_mm)[:, None], axis=1)
+            within &= clear | self.near_pocket(xy_mm)
+        return np.asarray(within)
 
     def flags(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) uint8 `FrameDetections.FLAG_*` from position (over a pocket)."""
@@ -138,6 +145,7 @@ class BoardGeometry:
         rim_lab: np.ndarray | None = None,
         radius_mm: np.ndarray | None = None,
         relief: np.ndarray | None = None,
+        rival: np.ndarray | None = None,
     ) -> np.ndarray:
         """(N,) bool: the candidate is a printed filled circle rather than a disc.
 
@@ -148,6 +156,9 @@ class BoardGeometry:
         smaller than the printed outline with a dark line round it (a queen's rim is only a
         little darker than its face), or when its face is in the base circles' ink and hardly
         ringed, or nearly so and as flat as a print (`relief`, see `tracker._detect_printed.face_relief`).
+        `rival` (N,) bool marks the candidates that may count as that other queen (default all;
+        a striker's outline fitted at a man's size, say, loses to the striker-sized fit and
+        must not make the queen on the centre circle a print).
         """
         n = len(xy_mm)
         if len(self.marking_xy_mm) == 0 or n == 0:
@@ -163,7 +174,8 @@ class BoardGeometry:
         alike[-1] = False
         printed = on_mark & alike[nearest]
         at_centre = on_mark & (nearest == len(face) - 1) & (kind == 2)
-        other_queen = np.any((kind == 2) & ~at_centre & ~printed)
+        other = np.ones(n, bool) if rival is None else np.asarray(rival, bool)
+        other_queen = np.any((kind == 2) & ~at_centre & ~printed & other)
         if face_lab is not None and rim_lab is not None and radius_mm is not None:
             ratio = rim_lab[:, 0] / np.maximum(face_lab[:, 0], 1.0)
             outline = ((radius_mm < 0.96 * self.marking_r_mm) & (ratio < 0.9)) | (ratio < 0.8)

@@ -50,7 +50,7 @@ class _Plan:
             ("band", 0.72, 0.86),
             ("edge", 0.9, 1.0),
             ("inner", 0.25, 0.5),
-            ("rim", 0.86, 1.0),
+            ("rim", 0.86, 1.05),
         )
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
@@ -59,6 +59,9 @@ class _Plan:
 _SCREEN = _Plan(16, 12)  # cheap first look at every candidate
 _FINE = _Plan(24, 28)  # full resolution for the survivors
 _QUICK = _Plan(16, 20)  # candidates already known to be discs (video path)
+# a faint edge: a rise above this share of `min_rise` (measured: light men's thin rims on light
+# surfaces rise 5-9 Lab units where a clear edge needs 8)
+_FAINT_RISE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +78,12 @@ class RefineResult:
         band_lab: (N, 3) median Lab of the outer face band (0.72-0.86 R).
         shade: (N, 3) mean Lab of the outermost 10 % of the disc (its rim).
         coverage: (N,) number of the 8 octants holding at least one consistent outline ray.
-        rim: (N,) fraction of rays whose outer 14 % is darker than their inner face (a disc's
-            rim runs all round; two printed lines one diameter apart darken only two arcs).
+        rim: (N,) fraction of rays darker than their inner face somewhere in 0.86-1.05 R (a
+            disc's rim runs all round, a light man's thin dark rim just at or outside R; two
+            printed lines one diameter apart darken only two arcs).
         tag: (N,) bool, the caller's per-candidate `tag` carried through (all True if none).
+        clear: (N,) fraction of rays with a clear edge (rise above `min_rise`) consistent with
+            the fit; `support` also counts faint edges (above half of it) on the fitted outline.
     """
 
     xy_mm: np.ndarray
@@ -91,6 +97,7 @@ class RefineResult:
     coverage: np.ndarray
     rim: np.ndarray
     tag: np.ndarray
+    clear: np.ndarray
 
 
 def _sample_rays(
@@ -169,12 +176,17 @@ def _iterate(
     for _rob in range(2):
         fit_r, shift, res = _fit(edge_r, weight, plan)
         tol = np.clip(2.5 * np.median(np.abs(res), axis=1), 0.05 * r_nom, 0.1 * r_nom)
-        weight = (strong & (np.abs(res) <= tol[:, None])).astype(np.float64)
+        fits = np.abs(res) <= tol[:, None]
+        weight = (strong & fits).astype(np.float64)
+    # the fit rests on clear edges; a faint edge (a light disc's thin rim on a light surface)
+    # where the fitted outline runs counts as support too, but not for the fit
+    clear = weight.mean(axis=1)
+    weight = ((rise > _FAINT_RISE * min_rise) & fits).astype(np.float64)
     good = weight.sum(axis=1) >= 6
     max_shift = 0.35 * r_nom[:, None]
     xy = np.where(good[:, None], xy + np.clip(shift, -max_shift, max_shift), xy)
     radius = np.where(good, fit_r, r_nom)
-    return xy, radius, samples, rise, face, weight
+    return xy, radius, samples, rise, face, weight, clear
 
 
 def _screen_on_board(
@@ -203,7 +215,9 @@ def _screen_on_board(
     good = weight.sum(axis=1) >= 6
     max_shift = 0.35 * r_px[:, None]
     moved = np.where(good[:, None], np.clip(shift, -max_shift, max_shift), 0.0) / maps.px_per_mm
-    fit_r, _, _ = _fit(edge_r, weight, plan)
+    fit_r, _, res = _fit(edge_r, weight, plan)
+    # faint edges on the fitted outline count too (a light man's thin rim; see `_iterate`)
+    weight = ((rise > _FAINT_RISE * min_rise) & (np.abs(res) <= tol[:, None])).astype(np.float64)
     # an outline of the wrong size (printed arcs, neighbours' outlines) is no disc of this size
     misfit = np.abs(fit_r / r_px - 1.0)
     weight = np.where((misfit <= 0.25)[:, None], weight, 0.0)
@@ -250,7 +264,7 @@ def refine_discs(
     elif board_lab is not None:
         xy, weight, misfit = _screen_on_board(board_lab, maps, xy, r_nom, min_rise, hole_frac)
     else:
-        xy, _, _, _, _, weight = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
+        xy, _, _, _, _, weight, _ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
         misfit = np.zeros(len(xy))
     octants = (weight > 0).reshape(len(xy), 8, _SCREEN.n_rays // 8).any(axis=2).sum(axis=1)
     alive = np.nonzero((weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4))[0]
@@ -274,9 +288,10 @@ def refine_discs(
             np.zeros(0),
             np.zeros(0),
             np.zeros(0, bool),
+            np.zeros(0),
         )
     p = _FINE if screen else _QUICK
-    xy, radius, samples, rise, face, weight = _iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac)
+    xy, radius, samples, rise, face, weight, clear = _iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac)
     support = weight.mean(axis=1)
     contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
     band = samples[:, :, p.band].reshape(n, -1, 3).mean(axis=1)
@@ -301,4 +316,5 @@ def refine_discs(
         octants,
         rim,
         tags,
+        clear,
     )

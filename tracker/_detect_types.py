@@ -32,9 +32,25 @@ class DetectorConfig:
             frames as foreground against it (video path, faster); off (default until its
             recall matches the still path on every clip): every frame is a still.
         video_min_support: `min_support` for foreground candidates of the video path.
+        faint_min_support: a candidate whose clear edges (`min_rise`) fall short of
+            `min_support` needs this support counting faint edges on its fitted outline ...
+        faint_min_rim: ... and a rim darker than its face on this fraction of the rays (the
+            thin rim of a light man on a light surface; printed arcs and the star's arms have
+            none all round).
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).
         bg_alpha: running-average rate of the background.
         bg_update_every: update the background every this many frames.
+        reuse: change-driven detection on the video path (implies `background`): discs where
+            the picture did not change since they were detected are carried over, only the
+            changed regions (and what lies round hands and pocket holes) are detected again.
+            A still frame costs about 1.5 ms; a frame with motion or a hand about as much as
+            the full video path. Off by default: on the tracking bench its pocket calls are
+            not yet as reliable as the still path's.
+        reuse_min_diff: lowest change threshold against the reference board image (half the
+            summed BGR difference).
+        reuse_grow_px: changed pixels are grown by this many board-image px.
+        reuse_max_changed: a larger changed share of the board image means a full re-detect.
+        reuse_full_every: a full re-detect at least every this many frames (safety net).
     """
 
     px_per_mm: float = 0.4
@@ -50,9 +66,16 @@ class DetectorConfig:
     max_candidates: int = 48
     background: bool = False
     video_min_support: float = 0.35
+    faint_min_support: float = 0.54
+    faint_min_rim: float = 0.7
     bg_min_diff: float = 14.0
     bg_alpha: float = 0.05
     bg_update_every: int = 4
+    reuse: bool = False
+    reuse_min_diff: float = 12.0
+    reuse_grow_px: int = 2
+    reuse_max_changed: float = 0.25
+    reuse_full_every: int = 60
 
 
 @dataclass(frozen=True, slots=True)

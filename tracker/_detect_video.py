@@ -52,6 +52,22 @@ def _single_blobs(stats: np.ndarray, radii_px: np.ndarray) -> tuple[np.ndarray, 
     return round_ & sized, which
 
 
+def _unexplained(stats: np.ndarray, maps: BoardMaps, known_mm: np.ndarray, known_r_mm: np.ndarray) -> np.ndarray:
+    """(K,) bool: blobs (stats rows, background excluded) with more foreground than the known
+    discs (centres (M, 2) board mm, radii (M,) mm) inside their boxes account for (over half a
+    man's area more: a disc's shadow adds less)."""
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    disc_area = np.pi * (np.asarray(known_r_mm, np.float64) * maps.px_per_mm) ** 2
+    slack = 0.5 * np.pi * (float(np.min(known_r_mm, initial=15.0)) * maps.px_per_mm) ** 2
+    if len(known_mm):
+        uv = maps.to_px(known_mm)
+        x0, y0 = stats[:, cv2.CC_STAT_LEFT, None], stats[:, cv2.CC_STAT_TOP, None]
+        x1, y1 = x0 + stats[:, cv2.CC_STAT_WIDTH, None], y0 + stats[:, cv2.CC_STAT_HEIGHT, None]
+        inside = (uv[None, :, 0] >= x0) & (uv[None, :, 0] < x1) & (uv[None, :, 1] >= y0) & (uv[None, :, 1] < y1)
+        area = area - inside.astype(np.float64) @ disc_area
+    return np.asarray(area > slack)
+
+
 def blob_candidates(
     fg: np.ndarray,
     diff: np.ndarray,
@@ -64,6 +80,9 @@ def blob_candidates(
     min_vote_frac: float,
     max_peaks: int,
     large_px: int,
+    region: np.ndarray | None = None,
+    known_mm: np.ndarray | None = None,
+    known_r_mm: np.ndarray | None = None,
 ) -> Blobs:
     """Candidates from the foreground mask.
 
@@ -76,12 +95,26 @@ def blob_candidates(
         valid: (H, W) bool, where centres may lie.
         min_mag, min_vote_frac, max_peaks: voting parameters (see `vote_centres`).
         large_px: blob area (px) from which a blob may be an occluder.
+        region: (H, W) uint8; given, only blobs with a pixel in it make candidates (the
+            changed part of the board); `has_large` still looks at every blob.
+        known_mm, known_r_mm: (M, 2) board mm and (M,) radii (mm) of the discs already known
+            (with `region`): a blob outside the region with more foreground than the known
+            discs in it account for makes candidates too (a disc missed as it came to rest is
+            looked for again).
     """
     # 16-bit labels: several times faster than 32-bit here, and a board never has 65k blobs
     n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8, ltype=cv2.CV_16U)
+    large = np.concatenate([[False], stats[1:, cv2.CC_STAT_AREA] >= large_px])
     stats, cents = stats[1:], cents[1:]
     radii_px = np.asarray(radii_mm, np.float64) * maps.px_per_mm
     single, which = _single_blobs(stats, radii_px)
+    if region is not None:
+        hit = np.zeros(n, bool)
+        hit[labels[region > 0]] = True
+        if known_mm is not None and known_r_mm is not None:
+            hit[1:] |= ~large[1:] & _unexplained(stats, maps, known_mm, known_r_mm)
+        hit = hit[1:]
+        stats, cents, single, which = stats[hit], cents[hit], single[hit], which[hit]
     small = stats[:, cv2.CC_STAT_AREA] < 0.45 * np.pi * radii_px.min() ** 2
     xy = [maps.to_mm(cents[single])]
     r = [np.asarray(radii_mm)[which[single]]]
@@ -101,7 +134,6 @@ def blob_candidates(
         )
         xy.append(xy_v)
         r.append(r_v)
-    large = np.concatenate([[False], stats[:, cv2.CC_STAT_AREA] >= large_px])
     xy_all = np.concatenate(xy).reshape(-1, 2)
     uv = np.clip(np.rint(maps.to_px(xy_all)).astype(np.intp), 0, np.array(fg.shape[::-1]) - 1)
     in_large = large[labels[uv[:, 1], uv[:, 0]]]

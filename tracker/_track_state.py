@@ -28,6 +28,11 @@ class TrackArrays:
             column `head` of the owning tracker is the newest (no per-frame shifting of the history).
         kind: (M,) int8 `DiscKind` by vote (kept in step with `votes` by `refresh_kinds`).
         share: (M,) float64 share of the votes behind `kind`.
+        recent: (M, 4) float64 votes for each `DiscKind` fading with every observation (the kind of
+            the disc the track follows now, after an identity mix-up in a crowd).
+        prev_speed: (M,) float64 speed (mm/s) the track had before its last observation: a track
+            that was at rest then and moves now was set in motion during the last frame interval,
+            so its velocity (displacement over the whole interval) is an underestimate.
     """
 
     ids: np.ndarray
@@ -41,6 +46,8 @@ class TrackArrays:
     hist: np.ndarray
     kind: np.ndarray
     share: np.ndarray
+    recent: np.ndarray
+    prev_speed: np.ndarray
 
     @classmethod
     def empty(cls, history: int) -> TrackArrays:
@@ -48,7 +55,7 @@ class TrackArrays:
             ids=np.zeros(0, np.int32), xy=np.zeros((0, 2)), vel=np.zeros((0, 2)), last_t=np.zeros(0),
             hits=np.zeros(0, np.int32), missed=np.zeros(0, np.int32), votes=np.zeros((0, N_KINDS)),
             confirmed=np.zeros(0, bool), hist=np.zeros((0, history, 2)), kind=np.zeros(0, np.int8),
-            share=np.zeros(0),
+            share=np.zeros(0), recent=np.zeros((0, N_KINDS)), prev_speed=np.zeros(0),
         )
 
     def __len__(self) -> int:

@@ -10,6 +10,9 @@
          lighting) is learned from the first frame with its discs and hands filled in, and
          kept current by a running average; a foreground blob of one disc's size is one
          candidate, larger blobs are split by circle voting inside their boxes only;
+       - change-driven (`reuse`): the video path only where the picture
+         changed since the discs there were detected; the other discs are carried over
+         (`tracker._detect_change`);
     3. refine: radial edge search in the ORIGINAL frame and a per-disc circle fit (all discs at
        once) -> centres to a fraction of a millimetre, radius, face colour;
     4. classify: striker by size, men and queen by face colour;
@@ -23,7 +26,7 @@ Everything is vectorised over pixels and discs.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 import cv2
@@ -40,6 +43,14 @@ from tracker._detect_board import (
     near_marking,
     surface_lab_from,
 )
+from tracker._detect_change import (
+    ReuseState,
+    departed,
+    detect_with_reuse,
+    merge_found,
+    settle,
+    touched_discs,
+)
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
 from tracker._detect_steps import (
@@ -55,12 +66,15 @@ from tracker._detect_steps import (
 from tracker._detect_types import Detection, DetectorConfig, Found
 from tracker._detect_video import blob_candidates
 from tracker._detect_vote import edge_field, vote_centres
+from tracker.occlusion import stamp_discs
 from tracker.specs import DiscKind, EquipmentSpec, load_board
 
 __all__ = ["Detection", "Detector", "DetectorConfig"]
 
 
 _DEFAULT_CONFIG = DetectorConfig()
+# overlap-suppression rank of a fit found only with faint edges, relative to its score
+_FAINT_RANK = 0.8
 
 
 class Detector:
@@ -90,9 +104,15 @@ class Detector:
         self._bg: BackgroundModel | None = None
         self._pending: tuple[np.ndarray, np.ndarray] | None = None
         self._frames_since_update = 0
-        self._last_xy, self._last_r = np.zeros((0, 2)), np.zeros(0)
         self._no_occlusion = np.zeros(self.geom.markings_half.shape, bool)
         self._no_occlusion.setflags(write=False)
+        z = np.zeros(0)
+        self._last = Found(np.zeros((0, 2)), z, z, z.astype(np.int8), z, self._no_occlusion, z.astype(bool))
+        self._reuse: ReuseState | None = None
+        self._unsettled = np.zeros((0, 2))
+        self._ghosts = (np.zeros((0, 2)), np.zeros(0), np.zeros(0, np.int64))
+        self._lab_of: np.ndarray | None = None
+        self._lab_img: np.ndarray = np.zeros(0, np.uint8)
         self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
         self._debug: dict[str, Any] | None = None  # set to {} to keep intermediate arrays
 
@@ -100,9 +120,10 @@ class Detector:
     def detect(self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None) -> Detection:
         """Detect discs and occlusion in one frame.
 
-        The first frame (and every frame when `config.background` is off) goes through the
-        still-image path; from the second frame on, discs are found as foreground against the
-        learned background of the board (the video path).
+        The first frame (and every frame when `config.background` and `config.reuse` are off)
+        goes through the still-image path; from the second frame on, discs are found as
+        foreground against the learned background of the board (the video path), with
+        `config.reuse` only where the picture changed since they were last detected.
 
         Args:
             frame_bgr: (H, W, 3) uint8 ORIGINAL frame of the calibrated size.
@@ -113,18 +134,36 @@ class Detector:
             ValueError: wrong frame shape, dtype or size.
         """
         self._check_frame(frame_bgr)
+        cfg = self.config
         board_bgr = self.maps.rectify(frame_bgr)  # 1. rectify
-        if self.config.background and self._pending is not None:
+        video = cfg.background or cfg.reuse
+        if video and self._pending is not None:
             self._bg = learn_background(*self._pending)
             self._pending = None
         if self._bg is None:
             found = self._detect_still(frame_bgr, board_bgr)
-            self._last_xy, self._last_r = found.xy_mm, found.nominal
-            if self.config.background:
+            self._last = found
+            if video:
                 self._pending = (board_bgr, self._busy(found))
+        elif self._reuse is not None:
+            return detect_with_reuse(
+                self._reuse,
+                board_bgr,
+                cfg,
+                full=lambda: self._detect_video(frame_bgr, board_bgr),
+                restart=lambda: self._restart(frame_bgr, board_bgr),
+                partial=lambda change: (self._detect_video(frame_bgr, board_bgr, change), self._stamp(self._unsettled)),
+                forced=lambda: self._stamp(self._last.xy_mm[self.geom.near_pocket(self._last.xy_mm)]),
+                package=lambda found: self._package(found, t_s, frame_idx),
+                t_s=t_s,
+                frame_idx=frame_idx,
+            )
         else:
             found = self._detect_video(frame_bgr, board_bgr)
-        return self._package(found, t_s, frame_idx)
+        detection = self._package(found, t_s, frame_idx)
+        if cfg.reuse and self._reuse is None:
+            self._reuse = ReuseState(board_bgr.copy(), detection)
+        return detection
 
     def _detect_still(self, frame_bgr: np.ndarray, board_bgr: np.ndarray) -> Found:
         """Still-image path: candidates from circle votes on all colour edges."""
@@ -140,9 +179,11 @@ class Detector:
         fg = (far > cfg.occlusion_far).astype(np.uint8) * 255
         return self._finish(frame_bgr, board_bgr, board_lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False)
 
-    def _detect_video(self, frame_bgr: np.ndarray, board_bgr: np.ndarray) -> Found:
-        """Video path: candidates from foreground blobs against the learned background."""
-        cfg, geom, bg = self.config, self.geom, self._bg
+    def _detect_video(self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray | None = None) -> Found:
+        """Video path: candidates from foreground blobs against the learned background; given a
+        `change` mask ((H, W) uint8 board image, see `tracker._detect_change`), only blobs and
+        last frame's discs touching it are looked at, the other discs are carried over."""
+        cfg, geom, bg, last = self.config, self.geom, self._bg, self._last
         assert bg is not None and self.appearance is not None
         # 2. candidates: one per disc-sized blob, circle votes inside larger blobs
         diff, fg, thresh = foreground(board_bgr, bg, min_diff=cfg.bg_min_diff)
@@ -157,16 +198,29 @@ class Detector:
             min_vote_frac=cfg.min_vote_frac,
             max_peaks=cfg.max_candidates,
             large_px=self._occluder_px,
+            region=change,
+            known_mm=last.xy_mm,
+            known_r_mm=last.nominal,
         )
+        redo = np.ones(len(last.xy_mm), bool)
+        if change is not None:
+            redo = touched_discs(change, last.xy_mm, last.nominal, self.maps)
         # last frame's discs no blob explains now (a disc close to the surface colour at rest
         # may be too faint a blob): looked for again with the still path's checks
-        carried = self._carried(blobs.xy_mm)
-        xy0 = np.concatenate([blobs.xy_mm, self._last_xy[carried]])
-        r0 = np.concatenate([blobs.r_mm, self._last_r[carried]])
+        # (change-driven: with the discs lost in the last few frames, see `settle`)
+        carried = redo & self._carried(blobs.xy_mm)
+        xy_c, r_c, age = last.xy_mm[carried], last.nominal[carried], np.zeros(int(carried.sum()), np.int64)
+        if change is not None:
+            xy_c, r_c, age = (np.concatenate([a, b]) for a, b in zip((xy_c, r_c, age), self._ghosts, strict=True))
+            # ... unless they plainly left (a disc struck away): no need to look
+            here = ~departed(change, diff, thresh, xy_c, r_c, self.maps)
+            xy_c, r_c, age = xy_c[here], r_c[here], age[here]
+        xy0 = np.concatenate([blobs.xy_mm, xy_c])
+        r0 = np.concatenate([blobs.r_mm, r_c])
         # still-path checks only where the background was filled in (never seen bare) and on
         # large blobs (hands)
         uv = np.clip(np.rint(self.maps.to_px(xy0)).astype(np.intp), 0, geom.shape[0] - 1)
-        unknown = (bg.known[uv[:, 1], uv[:, 0]] == 0) | np.concatenate([blobs.in_large, np.ones(carried.sum(), bool)])
+        unknown = (bg.known[uv[:, 1], uv[:, 0]] == 0) | np.concatenate([blobs.in_large, np.ones(len(xy_c), bool)])
         found = self._finish(
             frame_bgr,
             board_bgr,
@@ -175,11 +229,21 @@ class Detector:
             xy0,
             r0,
             unknown,
-            fg if blobs.has_large else None,
+            fg if blobs.has_large and change is None else None,
             video=True,
         )
         found = on_foreground(found, diff, thresh, self.maps)
-        self._last_xy, self._last_r = found.xy_mm, found.nominal
+        if change is not None:
+            # candidates that came to nothing are looked at again next frame, lost discs for a few
+            self._unsettled, self._ghosts = settle(
+                found.xy_mm, blobs.xy_mm[~blobs.in_large], (xy_c, r_c, age), man_r=geom.man_r
+            )
+            found = merge_found(last.select(~redo), found, self._no_occlusion)
+            if blobs.has_large:
+                found = replace(found, occlusion=self._occlusion(fg, found.xy_mm, found.nominal))
+        else:
+            self._ghosts = (xy_c[:0], r_c[:0], age[:0])
+        self._last = found
         # keep the background current (not every frame: it changes slowly)
         if self._frames_since_update >= cfg.bg_update_every - 1:
             near = int(np.ceil(geom.striker_r * 2 * cfg.px_per_mm))
@@ -189,11 +253,30 @@ class Detector:
             self._frames_since_update += 1
         return found
 
+    def _stamp(self, xy_mm: np.ndarray) -> np.ndarray | None:
+        """(H, W) uint8 board-image mask round points (N, 2) board mm (None if there are none).
+
+        The change-driven path detects afresh round candidates that came to nothing and round
+        discs that may overlap a pocket hole (a dark disc dropping into the dark hole hardly
+        changes the picture), changed or not."""
+        if len(xy_mm) == 0:
+            return None
+        r_px = 1.3 * self.geom.striker_r * self.config.px_per_mm
+        return stamp_discs(self.geom.shape, self.maps.to_px(xy_mm), r_px)
+
+    def _restart(self, frame_bgr: np.ndarray, board_bgr: np.ndarray) -> Found:
+        """Still path on this frame, and the background learned again from it on the next."""
+        found = self._detect_still(frame_bgr, board_bgr)
+        self._last = found
+        self._pending = (board_bgr, self._busy(found))
+        return found
+
     def _carried(self, xy_mm: np.ndarray) -> np.ndarray:
         """(M,) bool over the last frame's discs: no candidate within half a man's radius."""
-        if len(self._last_xy) == 0 or len(xy_mm) == 0:
-            return np.ones(len(self._last_xy), bool)
-        d = np.linalg.norm(self._last_xy[:, None, :] - xy_mm[None], axis=2).min(axis=1)
+        last_xy = self._last.xy_mm
+        if len(last_xy) == 0 or len(xy_mm) == 0:
+            return np.ones(len(last_xy), bool)
+        d = np.linalg.norm(last_xy[:, None, :] - xy_mm[None], axis=2).min(axis=1)
         return np.asarray(d > 0.5 * self.geom.man_r)
 
     def _vote(
@@ -253,7 +336,7 @@ class Detector:
         # (a candidate where the background was only filled in may be a printed mark: strict)
         lax = video & ~ref.tag
         min_support = np.where(lax, cfg.video_min_support, cfg.min_support)
-        keep = (ref.support >= min_support) & (score >= cfg.min_score) & geom.inside(ref.xy_mm)
+        keep = (ref.support >= min_support) & (score >= cfg.min_score) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too)
         keep &= ref.coverage >= np.where(geom.near_pocket(ref.xy_mm), 5, 6) - lax
@@ -262,21 +345,38 @@ class Detector:
         # face the surface colour and no rim all round: two printed lines one diameter apart
         plain = (lab_dist(ref.face_lab, app.surface_lab) < 18.0) & (ref.rim < 0.85)
         keep &= ~plain | lax
+        # found only with faint edges: a light man's thin rim all round (issue #3)
+        faint = ref.clear < min_support
+        keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
+        # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a
+        # striker-sized circle round a light man catches its neighbours' faint edges)
+        rank = score * np.where(faint, _FAINT_RANK, 1.0)
         if np.any(ref.tag & keep):
             if board_lab is None:
-                board_lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+                board_lab = self._lab(board_bgr)
             # face relief only where a print could be mistaken for a disc (a few candidates)
             relief = np.full(len(keep), np.inf)
             on_mark = np.nonzero(ref.tag & keep & near_marking(geom, ref.xy_mm))[0]
             relief[on_mark] = face_relief(frame_bgr, self.maps, ref.xy_mm[on_mark])
+            # another queen must survive the overlap suppression to count (issue #3)
+            kept = np.nonzero(keep)[0]
+            rival = np.zeros(len(keep), bool)
+            rival[kept[suppress_overlaps(ref.xy_mm[kept], nominal[kept], rank[kept])]] = True
             printed = geom.is_printed_circle(
-                ref.xy_mm, np.where(keep, kind, -1), board_lab, ref.face_lab, ref.shade, ref.radius_mm, relief
+                ref.xy_mm,
+                np.where(keep, kind, -1),
+                board_lab,
+                ref.face_lab,
+                ref.shade,
+                ref.radius_mm,
+                relief,
+                rival=rival,
             )
             keep &= ~(printed & ref.tag)
         idx = np.nonzero(keep)[0]
         if self._debug is not None:
             self._debug.update(xy0=xy0, ref=ref, score=score, kind=kind, keep=keep, plain=plain, size_ok=size_ok)
-        idx = idx[suppress_overlaps(ref.xy_mm[idx], nominal[idx], score[idx])]
+        idx = idx[suppress_overlaps(ref.xy_mm[idx], nominal[idx], rank[idx])]
         xy_mm = ref.xy_mm[idx]
         # 6. occlusion
         occ = self._occlusion(fg, xy_mm, nominal[idx]) if fg is not None else self._no_occlusion
@@ -317,7 +417,7 @@ class Detector:
         quick = run(~strict, None)
         if not strict.any():
             return quick
-        lab = board_lab if board_lab is not None else cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+        lab = board_lab if board_lab is not None else self._lab(board_bgr)
         careful = run(strict, lab)
         return RefineResult(
             *(np.concatenate([getattr(quick, f.name), getattr(careful, f.name)]) for f in fields(RefineResult))
@@ -341,6 +441,12 @@ class Detector:
         w, h = self.calib.image_size
         if frame_bgr.shape[:2] != (h, w):
             raise ValueError(f"frame_bgr: calibrated for {w}x{h}, got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}")
+
+    def _lab(self, board_bgr: np.ndarray) -> np.ndarray:
+        """Lab board image of this (video path) frame, converted at most once per frame."""
+        if self._lab_of is not board_bgr:
+            self._lab_of, self._lab_img = board_bgr, np.asarray(cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB))
+        return self._lab_img
 
     def _appearance(self, board_lab: np.ndarray) -> Appearance:
         if self.appearance is None:

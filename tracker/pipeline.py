@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tracker._detect_types import DetectorConfig
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
 from tracker.events.detector import EventConfig, EventDetector, EventUpdate
@@ -60,6 +61,8 @@ class PipelineConfig:
     """Pipeline tuning.
 
     Attributes:
+        detector: tuning of the default detector (still path every frame; `reuse=True` is the
+            faster change-driven video path, not yet as reliable on pocket calls).
         tracker: tracker tuning.
         events: event detection tuning.
         max_occluded_fraction: a frame in which more of the board than this is hidden is skipped
@@ -74,6 +77,7 @@ class PipelineConfig:
         hand_ring_radii: radius of that ring in disc radii.
     """
 
+    detector: DetectorConfig = field(default_factory=DetectorConfig)
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
     events: EventConfig = field(default_factory=EventConfig)
     max_occluded_fraction: float = 0.6
@@ -178,11 +182,12 @@ class Pipeline:
         if detector is None and calib is not None:
             from tracker.detect import Detector  # OpenCV-heavy: only when frames are processed
 
-            detector = Detector(calib, equipment=eq)
+            detector = Detector(calib, equipment=eq, config=self.config.detector)
         self.detector = detector
         self.tracker: TrackStage = tracker or Tracker(_radius_table(eq), self.config.tracker,
                                                        sinks_mm=self.board.pockets_mm,
-                                                       sink_radius_mm=self.board.pocket_no_return_mm)
+                                                       sink_radius_mm=self.board.pocket_no_return_mm,
+                                                       half_mm=self.board.half_mm)
         self.events: EventStage = events or EventDetector(self.board, eq, self.config.events)
         self._frame_idx = -1
         self._t_prev = -np.inf

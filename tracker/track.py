@@ -28,13 +28,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tracker._track_assign import assign, point_segment_distance
+from tracker._track_assign import assign, point_segment_distance, untangle
 from tracker._track_state import N_KINDS, TrackArrays, vote_kinds
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
 from tracker.specs import DiscKind
 
 __all__ = ["Tracker", "TrackerConfig", "Tracks"]
+
+_CUSHION_KEEP = 0.6  # share of the normal speed a disc keeps at a cushion (0.5-0.75)
+_RECENT_KEEP = 0.7  # weight a track's recent kind votes keep per observation (about the last five count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +48,19 @@ class TrackerConfig:
         base_gate_mm: gate of a track at rest (detection noise plus a slow push).
         speed_gate_factor: the continuation gate grows by this fraction of the distance moved per frame.
         max_speed_mm_s: fastest plausible disc (a hard carrom flick is 5-8 m/s).
-        max_jump_mm: cap on the jump gate.
-        hit_speed_mm_s: speed a moving disc may gain by being hit (jump gate of moving discs).
+        max_jump_mm: cap on the jump gate per frame since the track was last seen.
+        hit_speed_mm_s: speed a moving disc may gain by being hit (jump gate of moving discs); a
+            quarter of it is the speed below which a track is at rest.
+        start_stretch: a track set in motion during the last frame interval is expected anywhere
+            up to this many times its measured displacement further along its heading.
         miss_cost_mm: cost of leaving a live coin track without a detection, in mm of distance (it
             takes a detection up to about this far from its prediction rather than none; the
             striker's miss cost is its whole gate).
         revive_gate_mm: a dormant (hidden) track is taken up again by a detection this close to where it was.
-        striker_revive_score: a dormant striker is taken up anywhere only by a striker detection this sure.
+        striker_revive_score: a striker is taken up far from where it is expected (a dormant one: anywhere)
+            only by a striker detection this sure.
         coast_frames: a moving track that is missed for up to this many frames keeps its prediction.
+        coast_cost_mm: extra cost (mm of distance) per frame a track has not been seen.
         confirm_hits: observations needed before a new track counts as a disc.
         drop_tentative_after: a track not yet confirmed is dropped after this many misses in a row.
         kind_penalty: cost (mm of distance) added when a detection's kind disagrees with a confident track.
@@ -66,10 +74,12 @@ class TrackerConfig:
     max_speed_mm_s: float = 9000.0
     max_jump_mm: float = 320.0
     hit_speed_mm_s: float = 1500.0
+    start_stretch: float = 3.0
     miss_cost_mm: float = 110.0
     revive_gate_mm: float = 45.0
     striker_revive_score: float = 0.6
     coast_frames: int = 4
+    coast_cost_mm: float = 8.0
     confirm_hits: int = 3
     drop_tentative_after: int = 2
     kind_penalty: float = 30.0
@@ -84,10 +94,12 @@ class TrackerConfig:
             "max_speed_mm_s": (self.max_speed_mm_s, 100.0, 50000.0),
             "max_jump_mm": (self.max_jump_mm, 10.0, 2000.0),
             "hit_speed_mm_s": (self.hit_speed_mm_s, 0.0, 50000.0),
+            "start_stretch": (self.start_stretch, 1.0, 20.0),
             "miss_cost_mm": (self.miss_cost_mm, 1.0, 5000.0),
             "revive_gate_mm": (self.revive_gate_mm, 1.0, 500.0),
             "striker_revive_score": (self.striker_revive_score, 0.0, 1.0),
             "coast_frames": (self.coast_frames, 0, 100),
+            "coast_cost_mm": (self.coast_cost_mm, 0.0, 1000.0),
             "confirm_hits": (self.confirm_hits, 1, 100),
             "drop_tentative_after": (self.drop_tentative_after, 1, 100),
             "kind_penalty": (self.kind_penalty, 0.0, 1000.0),
@@ -108,6 +120,8 @@ class Tracks:
         ids: (M,) int32 track ids (per-tracker counter from 1).
         kind: (M,) int8 `DiscKind` by vote over the track's life.
         kind_share: (M,) float64 share of the votes behind `kind`, in [0, 1].
+        recent_kind: (M,) int8 `DiscKind` by the last few observations (the disc followed now: after
+            an identity mix-up in a crowd it differs from `kind`).
         xy_mm: (M, 2) float64 last observed centre, board mm.
         vel_mm_s: (M, 2) float64 velocity at the last observation, mm/s.
         seen: (M,) bool observed in this frame.
@@ -124,6 +138,7 @@ class Tracks:
     ids: np.ndarray
     kind: np.ndarray
     kind_share: np.ndarray
+    recent_kind: np.ndarray
     xy_mm: np.ndarray
     vel_mm_s: np.ndarray
     seen: np.ndarray
@@ -137,7 +152,7 @@ class Tracks:
     frame_idx: int
 
     def __post_init__(self) -> None:
-        for name in ("ids", "kind", "kind_share", "xy_mm", "vel_mm_s", "seen", "missed", "last_t_s",
+        for name in ("ids", "kind", "kind_share", "recent_kind", "xy_mm", "vel_mm_s", "seen", "missed", "last_t_s",
                      "confirmed", "hist_xy_mm", "hist_t_s", "det_track_id"):
             getattr(self, name).setflags(write=False)
 
@@ -166,6 +181,8 @@ class Tracker:
         sinks_mm: (P, 2) pocket centres (board mm): a disc whose path runs into one is never
             continued by another disc's detection.
         sink_radius_mm: the pockets' no-return radius, mm.
+        half_mm: half the playing surface's side, mm: predicted paths bounce off the cushions there
+            (None: they run straight on).
 
     Examples:
         >>> tr = Tracker(np.array([15.5, 15.5, 15.5, 20.5]))
@@ -179,6 +196,7 @@ class Tracker:
     config: TrackerConfig = field(default_factory=TrackerConfig)
     sinks_mm: np.ndarray | None = None
     sink_radius_mm: float = 14.0
+    half_mm: float | None = None
     _state: TrackArrays = field(init=False, repr=False)
     _hist_t: np.ndarray = field(init=False, repr=False)
     _head: int = field(init=False, repr=False)
@@ -231,7 +249,7 @@ class Tracker:
         z = dets.xy_board.astype(np.float64)
         track_of_det = np.full(len(dets), -1, np.intp)
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
-        rows, cols = self._continue(st, z, dets.kind, t)
+        rows, cols = self._continue(st, z, dets.kind, t, dets.score)
         track_of_det[cols] = rows
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
         rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score)
@@ -247,7 +265,7 @@ class Tracker:
     # -- association -----------------------------------------------------------------------------
 
     def _kind_cost(self, st: TrackArrays, det_kind: np.ndarray) -> np.ndarray:
-        """(M, N) cost of a kind disagreement: `kind_penalty` among coins, infinite between striker and coin.
+        """(M, N) cost of a kind disagreement: `kind_penalty` among coins, infinite between a sure striker and a coin.
 
         Coin colours are misread now and then; the striker is told apart by its size, reliably.
         """
@@ -256,10 +274,10 @@ class Tracker:
         mismatch = kind[:, None] != det_kind[None, :]
         striker_vs_coin = (kind[:, None] == DiscKind.STRIKER) != (det_kind[None, :] == DiscKind.STRIKER)
         cost = np.where(mismatch & confident, self.config.kind_penalty, 0.0)
-        return np.where(striker_vs_coin & confident & st.confirmed[:, None], np.inf, cost)
+        return np.where(striker_vs_coin & confident, np.inf, cost)
 
     def _continue(
-        self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float
+        self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, det_score: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """One global assignment of live tracks to detections (min total distance to the predictions).
 
@@ -273,26 +291,80 @@ class Tracker:
         sub = st.select(live)
         dt = t - sub.last_t
         speed = np.hypot(sub.vel[:, 0], sub.vel[:, 1])
+        rest_speed = cfg.hit_speed_mm_s / 4
+        at_rest = speed < rest_speed
+        # set in motion during the last interval: it moved for only part of it, so its velocity is
+        # an underestimate and it may be anywhere further along its heading (a pack broken at 30 fps)
+        started = ~at_rest & (sub.prev_speed < rest_speed)
         pred = sub.xy + sub.vel * dt[:, None]
-        seg = point_segment_distance(z, sub.xy, pred)
+        reach_end = sub.xy + sub.vel * (dt * np.where(started, cfg.start_stretch, 1.0))[:, None]
+        # the predicted path bounces off the cushions (a fast disc unseen for a frame or two)
+        wall, folded = self._fold(sub.xy, reach_end, sub.kind)
+        seg = np.minimum(point_segment_distance(z, sub.xy, wall), point_segment_distance(z, wall, folded))
         dist = np.linalg.norm(z[None, :, :] - sub.xy[:, None, :], axis=-1)
         # a disc at rest may be hit and fly off at any speed; a moving one keeps (or loses) its
         # speed at a bounce, unless something faster hits it
-        at_rest = speed < cfg.hit_speed_mm_s / 4
-        speed_bound = np.where(at_rest, cfg.max_speed_mm_s, np.maximum(1.5 * speed, cfg.hit_speed_mm_s))
+        speed_bound = np.where(at_rest | started, cfg.max_speed_mm_s, np.maximum(1.5 * speed, cfg.hit_speed_mm_s))
+        speed_bound = np.maximum(speed_bound, self._hit_bound(sub, speed, dt))
         reach = cfg.base_gate_mm + speed_bound * dt
-        gate = np.minimum(reach, cfg.max_jump_mm)
+        gate = np.minimum(reach, cfg.max_jump_mm * (1 + sub.missed))  # the cap is per frame
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         kind_cost = self._kind_cost(sub, det_kind)
         allowed = (dist <= gate[:, None]) & ~sunk[:, None] & np.isfinite(kind_cost)
         # a coin colour that disagrees with a confident track costs distance (colours are misread now and then)
         cost = seg + np.where(allowed, kind_cost, 0.0) + np.where(sub.confirmed, 0.0, cfg.base_gate_mm)[:, None]
-        # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its gate
+        # a track not seen for a few frames is less sure of where it is than one seen just now (a disc
+        # coasting into a pocket must not take the detection of a disc followed all along beside it)
+        cost = cost + (cfg.coast_cost_mm * np.maximum(sub.missed, 0))[:, None]
         kind, share = sub.kinds()
-        # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its gate
-        striker = (kind == DiscKind.STRIKER) & (share >= cfg.kind_confidence) & sub.confirmed
+        # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its
+        # gate; so does a striker track seen only once before (standing, in the frame before it was
+        # struck) if no confirmed striker is being followed (else it is a false detection)
+        striker = (kind == DiscKind.STRIKER) & (share >= cfg.kind_confidence)
+        striker &= sub.confirmed | (~(striker & sub.confirmed).any() & self._sure(sub))
+        # ... if it is sure: a hand or a false detection is now and then taken for a striker (issue 4)
+        unsure = (det_score < cfg.striker_revive_score)[None, :] & (cost > cfg.miss_cost_mm)
+        allowed &= ~(striker[:, None] & unsure)
         r, c = assign(cost, allowed, np.where(striker, np.maximum(gate, cfg.miss_cost_mm), cfg.miss_cost_mm))
+        # discs do not pass through each other: swap the detections of pairs whose paths would
+        r_mm = self.radius_mm[kind[r].astype(np.intp)]
+        c = untangle(sub.xy[r], z[c], c, r_mm[:, None] + r_mm[None, :], allowed[r])
         return live[r], c
+
+    def _fold(self, xy: np.ndarray, pred: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where a straight path from `xy` to `pred` (M, 2) first meets a cushion, and its end bounced back.
+
+        Without `half_mm` (board size unknown) or for paths that stay on the board, both are `pred`.
+        """
+        if self.half_mm is None or len(xy) == 0:
+            return pred, pred
+        lim = (self.half_mm - self.radius_mm[kind.astype(np.intp)])[:, None]
+        over = np.abs(pred) > lim
+        if not over.any():
+            return pred, pred
+        d = pred - xy
+        side = np.sign(pred) * lim
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.where(over & (np.abs(d) > 1e-9), (side - xy) / d, 1.0)
+        s = np.clip(frac.min(axis=1), 0.0, 1.0)
+        wall = xy + d * s[:, None]
+        # a cushion keeps about 0.6 of the normal speed
+        folded = np.where(over, side - np.sign(pred) * _CUSHION_KEEP * (np.abs(pred) - lim), pred)
+        return wall, np.clip(folded, -lim, lim)
+
+    def _sure(self, sub: TrackArrays) -> np.ndarray:
+        """(M,) bool: tracks backed by at least one sure detection (not only doubtful ones)."""
+        return np.asarray(sub.votes.max(axis=1) >= self.config.striker_revive_score + 0.05)
+
+    def _hit_bound(self, sub: TrackArrays, speed: np.ndarray, dt: np.ndarray) -> np.ndarray:
+        """(M,) speed (mm/s) each track may reach by being hit by a faster disc close enough to reach it."""
+        if len(sub) < 2:
+            return np.zeros(len(sub))
+        gap = np.linalg.norm(sub.xy[:, None, :] - sub.xy[None, :, :], axis=-1)
+        # j reaches i within the interval if it is no farther than its travel plus two radii (and slack)
+        reaches = gap <= (speed * dt)[None, :] + 2.0 * float(self.radius_mm.max()) + 10.0
+        np.fill_diagonal(reaches, False)
+        return np.asarray(np.where(reaches, 1.2 * speed[None, :], 0.0).max(axis=1))
 
     def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
               track_of_det: np.ndarray, det_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -337,11 +409,16 @@ class Tracker:
         new_xy = st.xy.copy()
         new_xy[rows] = z[cols]
         vel = st.vel.copy()
+        prev_speed = st.prev_speed.copy()
+        prev_speed[rows] = np.hypot(st.vel[rows, 0], st.vel[rows, 1])
         dt = np.maximum(t - st.last_t[rows], 1e-6)
         continuing = st.missed[rows] <= cfg.coast_frames
         vel[rows] = np.where(continuing[:, None], (z[cols] - st.xy[rows]) / dt[:, None], 0.0)
         votes = st.votes.copy()
         np.add.at(votes, (rows, dets.kind[cols].astype(np.intp)), dets.score[cols].astype(np.float64) + 0.05)
+        recent = st.recent.copy()
+        recent[rows] *= _RECENT_KEEP
+        np.add.at(recent, (rows, dets.kind[cols].astype(np.intp)), dets.score[cols].astype(np.float64) + 0.05)
         hits = st.hits + seen
         hist = st.hist  # private working state: written in place (snapshots are copies)
         hist[:, self._head] = np.where(seen[:, None], new_xy, np.nan)
@@ -351,6 +428,7 @@ class Tracker:
             ids=st.ids, xy=new_xy, vel=vel, last_t=last_t, hits=hits.astype(np.int32),
             missed=np.where(seen, 0, st.missed + 1).astype(np.int32), votes=votes,
             confirmed=st.confirmed | (hits >= cfg.confirm_hits), hist=hist, kind=kind, share=share,
+            recent=recent, prev_speed=prev_speed,
         )
 
     def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
@@ -373,7 +451,7 @@ class Tracker:
             ids=np.arange(self._next_id, self._next_id + n, dtype=np.int32), xy=z[free].copy(),
             vel=np.zeros((n, 2)), last_t=np.full(n, t), hits=np.ones(n, np.int32),
             missed=np.zeros(n, np.int32), votes=votes, confirmed=np.full(n, self.config.confirm_hits <= 1),
-            hist=hist, kind=kind, share=share,
+            hist=hist, kind=kind, share=share, recent=votes.copy(), prev_speed=np.zeros(n),
         )
         self._next_id += n
         out = track_of_det.copy()
@@ -383,6 +461,12 @@ class Tracker:
     def _prune(self, st: TrackArrays) -> TrackArrays:
         cfg = self.config
         keep = st.confirmed | (st.missed < cfg.drop_tentative_after)
+        # a track seen twice in a row and moving is a disc in flight: at 30 fps a fast one is missed
+        # every third frame or so (blur), and dropping its track would start a new one each time
+        moving = np.hypot(st.vel[:, 0], st.vel[:, 1]) >= cfg.hit_speed_mm_s / 4
+        keep |= (st.hits >= 2) & moving & (st.missed <= cfg.coast_frames)
+        # the striker seen standing once, then struck (blurred out for a frame or two at 30 fps)
+        keep |= (st.kind == DiscKind.STRIKER) & self._sure(st) & (st.missed <= cfg.coast_frames)
         dormant = np.flatnonzero(keep & (st.missed > cfg.coast_frames))
         if dormant.size > cfg.max_dormant:
             oldest = dormant[np.argsort(st.last_t[dormant])[: dormant.size - cfg.max_dormant]]
@@ -394,7 +478,8 @@ class Tracker:
         k = self.config.history
         order = (np.arange(1, k + 1) + self._head) % k  # ring -> oldest first
         return Tracks(
-            ids=st.ids.copy(), kind=st.kind.copy(), kind_share=st.share.copy(), xy_mm=st.xy.copy(),
+            ids=st.ids.copy(), kind=st.kind.copy(), kind_share=st.share.copy(),
+            recent_kind=vote_kinds(st.recent)[0], xy_mm=st.xy.copy(),
             vel_mm_s=st.vel.copy(), seen=st.missed == 0, missed=st.missed.copy(), last_t_s=st.last_t.copy(),
             confirmed=st.confirmed.copy(), hist_xy_mm=st.hist[:, order], hist_t_s=self._hist_t[order],
             det_track_id=det_ids, t_s=t, frame_idx=self._frame,

@@ -72,15 +72,24 @@ def test_static_scene_keeps_its_discs() -> None:
     assert (again.kind[di] == still.kind[ti]).mean() >= 0.95
 
 
-@pytest.mark.parametrize("background", [True, False], ids=["video", "still-only"])
-def test_background_switch(background: bool) -> None:
+@pytest.mark.parametrize(
+    ("config", "background"),
+    [
+        (DetectorConfig(background=True), True),
+        (DetectorConfig(reuse=True), True),
+        (DetectorConfig(), False),
+    ],
+    ids=["video", "change-driven", "still-only"],
+)
+def test_background_switch(config: DetectorConfig, background: bool) -> None:
     first, second, _ = _pair(711)
     calib = find_board(first)
     assert calib
-    det = Detector(calib, config=DetectorConfig(background=background))
+    det = Detector(calib, config=config)
     det.detect(first)
     det.detect(second)
     assert (det._bg is not None) is background
+    assert (det._reuse is not None) is config.reuse
 
 
 def _after_clearing(seed: int) -> tuple[np.ndarray, np.ndarray]:

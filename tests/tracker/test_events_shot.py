@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tracker.events._contacts import cast_line, reflect
+from tracker.events._history import ShotHistory
 from tracker.events._losses import classify_loss
 from tracker.events._shot_record import ShotRecord, shot_extras
 from tracker.events._start import back_to_line, distance_from_line, striker_run, where_it_stood
@@ -120,3 +121,69 @@ def test_where_it_stood() -> None:
                      [[nan, nan], [nan, nan], [nan, nan], [nan, nan]]])           # never seen lately
     got = where_it_stood(hist, np.array([[10.0, 220.0], [0.0, -270.0], [5.0, 5.0]]))
     np.testing.assert_allclose(got, [[10.5, 245.0], [0.0, -330.0], [5.0, 5.0]])
+
+
+def test_striker_run_direction_from_a_short_first_step() -> None:
+    """Issue 4 (seed 1014 at 120 fps): the first observation in motion is only 14 mm from where the
+    striker stood, 1.6 mm off its true line; the direction fitted through it is a few degrees off,
+    yet the later observations still lie on the run (it is followed on, not cut short)."""
+    rest = np.array([218.1, 253.2])
+    u = np.array([-0.057, -0.998])
+    t = 6.904 + np.arange(1, 10) / 120.0
+    xy = rest + np.outer(23.7 * np.arange(1, 10) - 10.0, u)
+    xy[0] = (219.7, 239.3)  # the noisy first step, as seen in that shot
+    run = striker_run(t, xy, rest_xy=rest, line_mm=252.6, assumed_speed_mm_s=3500.0, tol_mm=4.0, move_mm=5.0)
+    assert run is not None and run.moving_obs == 9
+    assert float(run.direction @ u) > 0.999
+
+
+@pytest.mark.parametrize(
+    ("s_gap_mm", "first_moves", "expect"),
+    [(5.0, 0, 0), (5.0, 1, 1), (20.0, 1, 0)],
+    ids=["tie-first-along-line", "tie-other-left-first", "no-tie"],
+)
+def test_break_tie_by_departure(s_gap_mm: float, first_moves: int, expect: int) -> None:
+    """Two coins nearly equidistant along the striker's line: the one that left its place a frame
+    earlier was hit first (issue 4, seeds 1032 and 1038 at 120 fps); beyond `tie_mm` the line decides."""
+    from tracker.events._first_contact import break_tie
+    from tracker.events._shot import ShotTuning
+
+    # the striker comes down x = 0 from y = 200; coin 0 sits on that line, coin 1 25 mm beside it,
+    # placed so that the line touches it `s_gap_mm` further on than coin 0 (touching distance 36 mm)
+    anchor = np.array([[0.0, 0.0], [25.0, 200.0 - (164.0 + s_gap_mm + np.sqrt(36.0**2 - 25.0**2))]])
+    xy = np.repeat(anchor[:, None, :], 4, axis=1)
+    xy[first_moves, 2:] += (0.0, -8.0)
+    xy[1 - first_moves, 3:] += (0.0, -8.0)
+    hist = ShotHistory(np.array([1, 2], np.int32), np.arange(4) / 120.0, np.arange(4), xy)
+    got = break_tie(hist, np.array([0.0, 200.0]), np.array([0.0, -1.0]), anchor, np.full(2, 36.0),
+                     np.array([True, True]), 0, anchor, ShotTuning())
+    assert got == expect
+
+
+@pytest.mark.parametrize(
+    ("striker_path", "gone"),
+    [([(-239.8, 207.8), (np.nan, np.nan), (-323.1, -40.5)], "W"),   # runs into it towards the W cushion
+     ([(-339.0, 280.0), (np.nan, np.nan), (-339.0, 82.0)], None),    # comes along the cushion up to it
+     ([(-100.0, 207.8), (np.nan, np.nan), (-150.0, -40.5)], None)],  # passes far from it
+    ids=["knocked-off", "pushed-along", "not-touched"],
+)
+def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None) -> None:
+    """Issue 4 (seed 1027 at 30 fps): a coin resting 15 mm from the W cushion is hit by the striker
+    and leaves the board within the frame, never seen moving; the striker's path says it went."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    t = 7.4 + np.arange(6) / 30.0
+    xy = np.full((2, 6, 2), np.nan)
+    xy[0, :3] = (-339.9, 47.8)  # the coin, at rest, then gone
+    xy[1, 1:4] = striker_path
+    xy[1, 4:] = xy[1, 3] + (-5.0, -60.0)
+    hist = ShotHistory(np.array([16, 21], np.int32), t, np.arange(6), xy)
+    ctx = ShotContext(game="carrom", number=2, board=BOARD, equipment=EQUIP, kind_of={16: 0, 21: 3},
+                      kind_share={16: 1.0, 21: 1.0}, anchors={16: (-339.9, 47.8)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=7.4, frame_dt_s=1 / 30, placement_line_mm=252.6,
+                      placement_extent_mm=235.0)
+    losses = find_losses(hist, ctx, np.array([0, 3], np.int8), np.array([15.5, 20.5]), np.array([True, False]),
+                         float(t[-1]), ShotTuning())
+    assert [loss.side for _, loss in losses] == ([gone] if gone else [])

@@ -346,3 +346,23 @@ def test_striker_set_down_touching_a_disc(gap_mm: float, touching: list[int]) ->
         equipment=EQ,
     )
     assert out["striker_placed_touching"] == touching
+
+
+def test_rail_just_before_a_disc_lying_against_it() -> None:
+    """Issue #7 (seed 1022 shot 4, 60 fps): the striker meets the W rail 5 ms before a dark disc lying
+    against it; its last sighting is already past the rail line (noise). A rebound off W, then the
+    disc: the disc lies off the path's straight line and is met only after the rail."""
+    t = 19.40 + np.arange(40) / 60.0
+    leg = [(-29.9, -393.3), (-56.6, -374.4), (-96.5, -340.9), (-146.1, -312.2), (-180.5, -283.0),
+           (-226.4, -250.1), (-268.6, -224.8), (-309.1, -193.0), (-350.2, -164.2), (-393.8, -132.6),
+           (-434.0, -103.9)]  # the tracker's observations from 19.483 s, one a frame
+    striker = np.full((len(t), 2), np.nan)
+    striker[:5] = leg[0]
+    striker[5 : 5 + len(leg)] = leg
+    disc = np.repeat(np.array([[-443.0, -64.2]]), len(t), axis=0)
+    disc[15:20] = [(-443.0, -64.0), (-443.0, -53.0), (-436.0, -38.0), (-429.0, -23.0), (-423.0, -9.0)]
+    disc[20:] = np.nan
+    fc = find_first_contact(t, striker, np.array(leg[0]), disc[None], disc[:1], t_start_s=19.473,
+                            half_mm=BOARD.half_mm, striker_r_mm=R_S, coin_r_mm=R_C,
+                            pocket_r_mm=BOARD.pocket_radius_mm)
+    assert fc is not None and (fc.rebound, fc.cushion, fc.first_rows) == (True, "W", (0,))

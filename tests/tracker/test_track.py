@@ -102,3 +102,47 @@ def test_kind_decided_by_vote() -> None:
     for k in range(10):
         tracks = tr.update(_dets([(0.0, 0.0)], [1 if k == 4 else 0], k / 60))
     assert tracks.kind.tolist() == [0]
+
+
+def _follow(frames: list[tuple[list[tuple[float, float]], list[int]]], fps: float = 30.0,
+            **tracker_kw: object) -> list[list[int]]:
+    """Track ids given to each frame's detections (in the order given)."""
+    tr = Tracker(RADII, **tracker_kw)  # type: ignore[arg-type]
+    out = []
+    for k, (xy, kinds) in enumerate(frames):
+        out.append(tr.update(_dets(xy, kinds, k / fps)).det_track_id.tolist())
+    return out
+
+
+def test_pack_in_a_line_set_off_keeps_order() -> None:
+    """Issue 4 (seed 1003 at 30 fps): two coins in a line along -y are set off by a hit between
+    frames; the one in front has moved only part of the interval (its velocity is underestimated),
+    the one behind is fast. Discs cannot pass through each other, so the front track keeps the
+    front disc."""
+    rest = ([(0.0, -31.3), (0.0, -62.6)], [0, 0])
+    frames = [rest] * 4 + [([(0.2, -56.5), (1.5, -88.6)], [0, 0]), ([(7.3, -118.0), (-2.5, -160.6)], [0, 0])]
+    ids = _follow(frames)
+    assert ids[-1] == ids[0], ids
+
+
+@pytest.mark.parametrize("half_mm", [370.0, None], ids=["bounced-path", "straight-path"])
+def test_striker_unseen_over_a_cushion_keeps_its_id(half_mm: float | None) -> None:
+    """Issue 4 (seed 1015 at 30 fps): a fast striker is missed for three frames while it bounces off
+    the W cushion; it is found again on the bounced path, far from its straight prediction."""
+    coin = (100.0, 100.0)
+    frames = [([coin, (73.0, -252.6)], [0, 3])] * 4 + [([coin, (51.0, -237.1)], [0, 3]),
+                                                        ([coin, (-59.4, -137.3)], [0, 3])]
+    frames += [([coin], [0])] * 3 + [([coin, (-218.2, 194.7)], [0, 3])]
+    ids = _follow(frames, half_mm=half_mm)
+    assert ids[-1][1] == ids[0][1], ids
+
+
+def test_coasting_track_does_not_steal_a_followed_disc() -> None:
+    """Issue 4 (seed 1003): a coin runs into a corner pocket and is not seen again; a coin followed
+    frame by frame near that corner keeps its own id rather than being taken for the lost one."""
+    a = [(160.2, -354.5), (209.8, -346.4), (260.3, -338.9), (309.2, -327.2)]
+    b = [(253.3, -222.0), (279.7, -247.1), (306.4, -272.8), (331.2, -297.0), (342.3, -299.6), (335.6, -294.5),
+         (354.2, -290.8), (344.8, -283.4), (332.6, -308.9)]
+    frames = [([p, q], [0, 0]) for p, q in zip(a, b, strict=False)] + [([q], [0]) for q in b[len(a):]]
+    ids = _follow(frames)
+    assert ids[-1] == [ids[0][1]], ids

@@ -17,7 +17,7 @@ import numpy as np
 
 from tracker.specs import BoardSpec
 
-__all__ = ["Cast", "FirstContact", "cast_line", "SIDE_OF_WALL"]
+__all__ = ["Cast", "FirstContact", "cast_line", "hit_distances", "SIDE_OF_WALL"]
 
 # wall index -> side: +x is E, -x is W, +y is S (image bottom), -y is N
 SIDE_OF_WALL = ("E", "W", "S", "N")
@@ -82,13 +82,7 @@ def cast_line(origin: np.ndarray, u: np.ndarray, limit_mm: float, discs_xy: np.n
         >>> c.what, c.disc, round(c.s_mm, 1)
         ('disc', 0, 215.4)
     """
-    rel = discs_xy - origin
-    along = rel @ u
-    perp = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-    reach = reach_mm + graze_mm
-    touch = eligible & (perp <= reach) & (along > -reach_mm)
-    s_hit = along - np.sqrt(np.maximum(reach_mm**2 - np.minimum(perp, reach_mm) ** 2, 0.0))
-    s_hit = np.where(touch, s_hit, np.inf)
+    s_hit = hit_distances(origin, u, discs_xy, reach_mm, eligible, graze_mm=graze_mm)
     s_wall, wall = _wall_distance(origin, u, board.half_mm - r_striker_mm)
     s_pocket = _pocket_distance(origin, u, board)
     k = int(np.argmin(s_hit)) if len(s_hit) else -1
@@ -101,6 +95,34 @@ def cast_line(origin: np.ndarray, u: np.ndarray, limit_mm: float, discs_xy: np.n
     if best == s_pocket:
         return Cast("pocket", s_pocket)
     return Cast("cushion", s_wall, side=SIDE_OF_WALL[wall])
+
+
+def hit_distances(origin: np.ndarray, u: np.ndarray, discs_xy: np.ndarray, reach_mm: np.ndarray,
+                  eligible: np.ndarray, *, graze_mm: float) -> np.ndarray:
+    """(N,) distance along the line at which a striker centre moving from `origin` along `u` touches each disc.
+
+    Args:
+        origin: (2,) start, board mm.
+        u: (2,) unit direction.
+        discs_xy: (N, 2) disc centres, board mm.
+        reach_mm: (N,) touching distance (r_striker + r_disc) per disc, mm.
+        eligible: (N,) bool, discs that may be touched.
+        graze_mm: tolerance on the touching distance, mm.
+
+    Returns:
+        Distances in mm (inf for discs the line misses or that are not eligible).
+
+    Examples:
+        >>> hit_distances(np.zeros(2), np.array([0.0, 1.0]), np.array([[0.0, 100.0], [50.0, 100.0]]),
+        ...               np.array([36.0, 36.0]), np.array([True, True]), graze_mm=1.0).tolist()
+        [64.0, inf]
+    """
+    rel = discs_xy - origin
+    along = rel @ u
+    perp = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+    touch = eligible & (perp <= reach_mm + graze_mm) & (along > -reach_mm)
+    s_hit = along - np.sqrt(np.maximum(reach_mm**2 - np.minimum(perp, reach_mm) ** 2, 0.0))
+    return np.asarray(np.where(touch, s_hit, np.inf))
 
 
 def _wall_distance(origin: np.ndarray, u: np.ndarray, lim: float) -> tuple[float, int]:

@@ -380,7 +380,9 @@ def _cone_meet(
     along = rel @ d
     across = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
     slack = _REACH_TOL_MM + 12.0 / max(leg_mm, 12.0) * np.clip(along, 0.0, None)
-    ok = (along > -reach_mm) & (along < s_max + reach_mm) & (across <= reach_mm + slack)
+    # met before the rail ahead: a disc lying against that rail is often met just after it
+    s_touch = along - np.sqrt(np.clip(reach_mm**2 - across**2, 0.0, None))
+    ok = (along > -reach_mm) & (s_touch <= s_max + 1.0) & (across <= reach_mm + slack)
     if not ok.any():
         return ()
     best = float(along[ok].min())

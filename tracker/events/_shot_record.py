@@ -24,7 +24,7 @@ import numpy as np
 
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
 
-__all__ = ["CushionTouch", "ShotRecord", "shot_extras"]
+__all__ = ["CushionTouch", "ShotRecord", "game_loss", "shot_extras"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +123,25 @@ ExtrasHandler = Callable[[ShotRecord], Mapping[str, Any]]
 
 # game -> "module:function" of its handler, imported on first use (a missing module adds nothing)
 _EXTRAS: dict[str, str] = {"korona": "tracker.events._korona:shot_extras"}
+# game -> "module:function" of the game's own loss rule (issue #7: korona discs knocked over a rail
+# from rest, a striker lost at speed); called as handler(loss, hist, row, kinds, v_mm_s, board=,
+# equipment=, frame_dt_s=) -> Loss | None, with the generic rule's final answer `loss`; its result stands
+_LOSSES: dict[str, str] = {"korona": "tracker.events._korona_losses:korona_loss"}
+
+
+def game_loss(game: str, loss: Any, *args: Any, **kwargs: Any) -> Any:
+    """The game's own answer for a vanished disc given the generic one, `loss` (see `_LOSSES`);
+    `loss` itself for a game without a rule.
+
+    Examples:
+        >>> game_loss("carrom", None) is None
+        True
+    """
+    target = _LOSSES.get(game)
+    if target is None:
+        return loss
+    module_name, func_name = target.split(":")
+    return getattr(importlib.import_module(module_name), func_name)(loss, *args, **kwargs)
 
 
 def shot_extras(game: str, shot: ShotRecord) -> dict[str, Any]:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["StrikerRun", "back_to_line", "distance_from_line", "follow_line", "striker_run", "where_it_stood"]
+__all__ = [
+    "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "striker_run", "where_it_stood",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +88,12 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
         d = xy[n] - c
         step = float(np.hypot(*(xy[n] - xy[n - 1])))
         perp = abs(float(d[0] * u[1] - d[1] * u[0]))
-        if perp > tol_mm + blur_frac * step or float((xy[n] - xy[n - 1]) @ u) < -tol_mm:
+        # a direction fitted to few points over a short span is uncertain (least squares: angle error
+        # ~ noise * sqrt(12 / n) / span); its error grows with the distance ahead (at 120 fps the first
+        # observation in motion is often only ~15 mm from the origin)
+        span = float(np.ptp((pts - c) @ u))
+        lever = tol_mm * np.sqrt(3.0 / len(pts)) * max(float(d @ u), 0.0) / max(span, tol_mm)
+        if perp > tol_mm + blur_frac * step + lever or float((xy[n] - xy[n - 1]) @ u) < -tol_mm:
             break
         n += 1
     if n >= 2 or origin is not None:
@@ -262,9 +269,11 @@ def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, 
     if np.isfinite(t_still) and t[0] > t_still:
         # it left after it was last seen standing: a slower measured speed was taken after a contact
         speed = max(speed, float(along[0]) / float(t[0] - t_still))
-    if rest_xy is None:
+    if rest_xy is None and not (measured and n >= 3):
         # never seen standing: the first observations are often already past a contact (a break at
-        # 30 fps), which makes the measured speed far too low and the start far too early
+        # 30 fps), which makes the measured speed far too low and the start far too early; a speed
+        # measured along a straight run of several observations is the striker's own (it came out
+        # from under the hand already moving)
         speed = max(speed, assumed_speed_mm_s)
     back = float(along[0]) / speed
     t0 = float(t[0] - back + 0.5 * decel_mm_s2 * back * back / speed)  # it was a little faster before t[0]

@@ -257,7 +257,10 @@ class EventDetector:
         fast &= ~((heading * before).sum(axis=1) < 0.0)  # (NaN: not moving before, any direction)
         if not fast.any() and not (self._pending is not None and vanished_moving.any()):
             return
-        if self._pending is None:
+        # motion is confirmed by the same disc seen moving again: a coin that twitched (a misread
+        # detection) and the striker struck a moment later are two things, not one (issue 4)
+        again = vanished_moving.any() or bool(np.isin(tracks.ids[fast], list(self._pending_dir)).any())
+        if self._pending is None or not again:
             self._pending = t
             self._pending_dir = {int(i): (float(h[0]), float(h[1])) for i, h in zip(tracks.ids[fast], heading[fast],
                                                                                    strict=True)}
@@ -314,6 +317,7 @@ class EventDetector:
             kind_of={}, kind_share={}, anchors=anchors, striker_rest=striker_rest, hidden=frozenset(),
             t_trigger_s=self._t_trigger, frame_dt_s=self.frame_dt_s, placement_line_mm=self.placement_line_mm,
             placement_extent_mm=self.placement_extent_mm,
+            kind_before=dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True)),
         )
 
     def _striker_rest(self, hist: object, pre: np.ndarray, seen: np.ndarray, last: np.ndarray,
@@ -327,16 +331,39 @@ class EventDetector:
                 continue
             xy = pre[r, last[r]]
             t_seen = float(hist.t_s[last[r]])  # type: ignore[attr-defined]
-            on_line = min(abs(abs(float(xy[0])) - self.placement_line_mm),
-                          abs(abs(float(xy[1])) - self.placement_line_mm)) < 30.0
             # still, not being slid along the line by hand: the observation before (if in the
             # previous frame or two) is at the same place
             prev = np.flatnonzero(seen[r, : last[r]])
             t_prev = float(hist.t_s[prev[-1]]) if prev.size else -np.inf  # type: ignore[attr-defined]
-            sliding = t_seen - t_prev <= 2.5 * self.frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
-            if on_line and not sliding and self._t_trigger - t_seen <= 1.0:
+            moving = t_seen - t_prev <= 2.5 * self.frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
+            xy_still, t_still = self._last_still(hist, pre[r], seen[r])
+            if moving or (t_seen - t_still <= 2.5 * self.frame_dt_s and t_still < t_seen):
+                # already on its way when motion was noticed (a slow striker at a high frame rate
+                # moves less than the noise per frame): where it last stood still, if seen there
+                xy, t_seen = xy_still, t_still
+            on_line = bool(np.isfinite(xy[0])) and min(
+                abs(abs(float(xy[0])) - self.placement_line_mm), abs(abs(float(xy[1])) - self.placement_line_mm)) < 30.0
+            if on_line and self._t_trigger - t_seen <= 1.0:
                 return float(xy[0]), float(xy[1])
         return None
+
+    def _last_still(self, hist: object, pre: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, float]:
+        """The last place (board mm) and time (s) a track was seen standing (three observations in a row that agree)."""
+        cols = np.flatnonzero(seen)
+        t = hist.t_s[cols]  # type: ignore[attr-defined]
+        p = pre[cols]
+        if len(t) < 2:
+            return np.full(2, np.nan), -np.inf
+        step = (np.diff(t) <= 2.5 * self.frame_dt_s) & (np.hypot(*np.diff(p, axis=0).T) <= 3.0)
+        two = (np.hypot(*(p[2:] - p[:-2]).T) <= 3.0) & step[1:] & step[:-1]
+        if two.any():
+            k = int(np.flatnonzero(two)[-1]) + 2
+            return p[k], float(t[k])
+        # seen standing only once, as the hand that hid it let go: the first observation after it
+        # came out from under the hand
+        gaps = np.flatnonzero(np.diff(t) > 2.5 * self.frame_dt_s)
+        k = int(gaps[-1]) + 1 if gaps.size else 0
+        return (p[k], float(t[k])) if k < len(t) - 1 else (np.full(2, np.nan), -np.inf)
 
     def _watch_shot(self, tracks: Tracks, at_rest: np.ndarray, n_obs: np.ndarray) -> EventUpdate:
         cfg, t = self.config, tracks.t_s
@@ -355,7 +382,9 @@ class EventDetector:
         from dataclasses import replace
 
         assert self._ctx is not None
-        kind_of = dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True))
+        # the kind of the disc each track follows at the end (after a mix-up in a crowd, not the
+        # disc it started with): the one pocketed, knocked off or left at rest
+        kind_of = dict(zip(tracks.ids.tolist(), tracks.recent_kind.tolist(), strict=True))
         share = dict(zip(tracks.ids.tolist(), tracks.kind_share.tolist(), strict=True))
         ctx = replace(
             self._ctx, kind_of=kind_of, kind_share=share, hidden=frozenset(self._hidden), frame_dt_s=self.frame_dt_s

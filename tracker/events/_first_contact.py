@@ -1,0 +1,178 @@
+"""The striker's first contact in a shot, from its straight run and the discs that moved.
+
+Cast against where every disc stood (`_contacts.cast_line`), along the run's direction fitted to the
+observations taken before any disc left its place; near ties in a pack are settled by which disc
+left its place first. When the striker was not seen on its way in, the contact is guessed from
+where it was first seen and which disc moved first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tracker.events._contacts import FirstContact, cast_line, hit_distances, reflect
+from tracker.events._history import ShotHistory
+from tracker.events._shot_context import ShotContext, ShotTuning
+from tracker.events._start import StrikerRun, fit_direction, follow_line
+from tracker.specs import DiscKind
+
+__all__ = ["break_tie", "direction_before_contact", "find_first_contact", "guess_first_contact",
+           "seen_before_contact"]
+
+
+def direction_before_contact(hist: ShotHistory, row: int, run: StrikerRun, anchor: np.ndarray, eligible: np.ndarray,
+                              k_trig: int, tune: ShotTuning) -> StrikerRun:
+    """The run with its direction fitted only to observations taken before any disc left its place.
+
+    The straight run often includes an observation or two taken just after the first contact (the
+    striker barely deflects off a coin), which pulls the fitted line off the way in by a few
+    degrees: in a pack, enough to pick the neighbour of the disc hit (issue 4).
+    """
+    if not run.seen_at_rest:
+        return run
+    rows = np.flatnonzero(eligible)
+    after = hist.xy_mm[rows, k_trig:]
+    off = np.hypot(*(after - anchor[rows, None, :]).transpose(2, 0, 1)) > tune.moved_mm  # NaN: False
+    cols = np.flatnonzero(off.any(axis=0))
+    t_off = float(hist.t_s[k_trig + cols[0]]) if cols.size else np.inf
+    _, t, p = hist.observations(row, since=k_trig)
+    before = (t >= run.first_t_s - 1e-9) & (t < t_off - 1e-9)
+    if not before.any() or int(before.sum()) >= run.moving_obs:
+        return run
+    u = fit_direction(np.vstack([run.origin_mm[None], p[before]]), run.direction)
+    return replace(run, direction=u)
+
+
+def find_first_contact(hist: ShotHistory, ctx: ShotContext, run: StrikerRun | None, striker: int, anchor: np.ndarray,
+                   radius: np.ndarray, eligible: np.ndarray, striker_lost: bool, tune: ShotTuning) -> FirstContact:
+    if run is None:
+        return FirstContact(-1, (), None, ())
+    r_s = ctx.equipment.striker_diameter_mm / 2
+    reach = radius + r_s
+    xy = np.nan_to_num(anchor, nan=1e6)
+    if np.isfinite(run.deviate_mm):
+        # the contact came between the last observation on the line and the first off it
+        limit = run.straight_mm + run.speed_mm_s * (run.deviate_t_s - run.straight_t_s) + tune.graze_mm
+    else:
+        limit = np.inf if striker_lost else run.straight_mm + r_s
+    origin, u, speed, t0 = run.origin_mm, run.direction, run.speed_mm_s, run.t_start_s
+    cushions: list[str] = []
+    t_cush: list[float] = []
+    travelled = 0.0
+    for _ in range(3):  # the first segment and up to two bounces
+        cast = cast_line(origin, u, limit, xy, reach, eligible, ctx.board, r_s, graze_mm=tune.graze_mm)
+        t_hit = t0 + (travelled + cast.s_mm) / speed
+        if cast.what == "disc":
+            disc = break_tie(hist, origin, u, xy, reach, eligible, cast.disc, anchor, tune)
+            return FirstContact(disc, tuple(cushions), t_hit, tuple(t_cush))
+        if cast.what != "cushion" or cast.side is None:
+            return FirstContact(-1, tuple(cushions), None, tuple(t_cush), cast.what == "pocket")
+        cushions.append(cast.side)
+        t_cush.append(t_hit)
+        travelled += cast.s_mm
+        origin = origin + u * cast.s_mm
+        u, limit = _after_bounce(hist, striker, origin, reflect(u, cast.side), t_hit, tune)
+    return FirstContact(-1, tuple(cushions), None, tuple(t_cush))
+
+
+def break_tie(hist: ShotHistory, origin: np.ndarray, u: np.ndarray, xy: np.ndarray, reach: np.ndarray,
+               eligible: np.ndarray, best: int, anchor: np.ndarray, tune: ShotTuning) -> int:
+    """Of the discs the line reaches within `tie_mm` of the first, the one the striker really hit first.
+
+    In a pack two discs are often nearly equidistant along the striker's line, closer than the
+    line's direction is known. The disc hit first is the first to leave its place (seen at 60-120
+    fps); of discs that left in the same frame, the first along the line.
+    """
+    s_hit = hit_distances(origin, u, xy, reach, eligible, graze_mm=tune.graze_mm)
+    near = np.flatnonzero(s_hit <= s_hit[best] + tune.tie_mm)
+    if near.size < 2:
+        return best
+    disp = hist.xy_mm[near] - anchor[near, None, :]
+    stirred = np.hypot(disp[..., 0], disp[..., 1]) > tune.stir_mm  # NaN (not seen): False
+    seen = stirred.any(axis=1)
+    if not seen.any():
+        return best
+    col = np.where(seen, np.argmax(stirred, axis=1), stirred.shape[1])
+    first = near[col == col.min()]
+    # discs that left in the same frame: the line decides (in a tight pack the disc hit first is
+    # squeezed between the striker and its neighbours, and its first motion says little)
+    return best if best in first else int(first[np.argmin(s_hit[first])])
+
+
+def _after_bounce(hist: ShotHistory, row: int, wall_xy: np.ndarray, u_mirror: np.ndarray, t_hit: float,
+                  tune: ShotTuning) -> tuple[np.ndarray, float]:
+    """Direction after a cushion (re-measured from the observations if possible) and how far it went straight."""
+    cols, t, p = hist.observations(row)
+    later = t > t_hit + 1e-6
+    p = p[later]
+    p = p[np.hypot(*(p - wall_xy).T) > tune.move_mm] if len(p) else p
+    if len(p) == 0:
+        return u_mirror, np.inf
+    u, n = follow_line(wall_xy, p, tol_mm=tune.line_tol_mm)
+    if float(u @ u_mirror) < 0.7:  # not the bounce we think (hit something first): keep the mirror
+        return u_mirror, float((p[0] - wall_xy) @ u_mirror)
+    along = (p - wall_xy) @ u
+    return u, float(along[n] if n < len(p) else along[n - 1]) + 40.0
+
+
+def seen_before_contact(run: StrikerRun, anchor: np.ndarray, reach: np.ndarray, kinds: np.ndarray,
+                         ctx: ShotContext) -> bool:
+    """Whether the run's first observation in motion came before the striker touched anything.
+
+    A run seen at rest is trusted. Otherwise it is followed back to the placement line; if that
+    line back passes through a disc, or does not start on a placement line, the observations were
+    taken after the first contact and say nothing about the way in.
+    """
+    if run.seen_at_rest:
+        return True
+    o = run.origin_mm
+    along_line = min(abs(float(o[0])), abs(float(o[1])))
+    if along_line > ctx.placement_extent_mm + 25.0:
+        return False
+    rest = np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
+    xy = np.nan_to_num(anchor, nan=1e6)
+    cast = cast_line(o, run.direction, max(run.first_mm - 5.0, 0.0), xy, reach, rest, ctx.board,
+                     ctx.equipment.striker_diameter_mm / 2, graze_mm=-2.0)
+    return cast.what == "none"
+
+
+def guess_first_contact(hist: ShotHistory, run: StrikerRun | None, anchor: np.ndarray, reach: np.ndarray,
+                         eligible: np.ndarray, k_trig: int, ctx: ShotContext,
+                         tune: ShotTuning) -> tuple[FirstContact, float]:
+    """First contact and start time when the striker was not seen on its way in.
+
+    The disc hit first is the one that moved whose rest position is nearest to touching the
+    striker where it was first seen (it slows down hard on a hit and is seen close by); the
+    contact is when the first disc left its place, and the start is dated back from there by a
+    fast strike from the nearest placement line.
+    """
+    rows = np.flatnonzero(eligible)
+    deps = np.array([_departure(hist, int(r), anchor[r], k_trig, tune) for r in rows])
+    t_contact = float(deps.min()) if deps.size and np.isfinite(deps.min()) else ctx.t_trigger_s
+    disc = -1
+    if run is not None and rows.size:
+        gap = np.abs(np.hypot(*(anchor[rows] - run.first_xy_mm).T) - reach[rows])
+        disc = int(rows[np.argmin(gap)])
+        t_contact = min(t_contact, run.first_t_s)
+    elif rows.size:
+        disc = int(rows[np.argmin(deps)])
+    where = anchor[disc] if disc >= 0 else (run.first_xy_mm if run is not None else np.zeros(2))
+    travel = max(ctx.placement_line_mm - float(np.max(np.abs(where))) - float(reach[disc] if disc >= 0 else 0.0), 0.0)
+    t_start = t_contact - travel / tune.fast_speed_mm_s
+    return FirstContact(disc, (), t_contact if disc >= 0 else None, ()), t_start
+
+
+def _departure(hist: ShotHistory, row: int, anchor: np.ndarray, k_trig: int, tune: ShotTuning) -> float:
+    """When a disc at rest started moving (s), from its first observations away from its anchor."""
+    cols, t, p = hist.observations(row, since=max(k_trig - 2, 0))
+    away = np.hypot(*(p - anchor).T) > tune.moved_mm
+    if not away.any():
+        return np.inf
+    j = int(np.argmax(away))
+    if j + 1 < len(t) and away[j + 1]:
+        speed = float(np.hypot(*(p[j + 1] - p[j]))) / max(float(t[j + 1] - t[j]), 1e-6)
+        back = float(np.hypot(*(p[j] - anchor))) / max(speed, 1.0)
+        return float(max(t[j] - back, t[j - 1] if j > 0 else -np.inf))
+    return float(t[j])

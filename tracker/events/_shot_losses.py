@@ -1,0 +1,165 @@
+"""Which discs left play during a shot, and how: the vanished tracks read off the shot's history.
+
+Each disc that is no longer seen at the end of the shot is followed on from its last motion
+(`_losses.classify_loss`); one that vanished under a hand is still there unless it was flying fast
+enough to leave the board (it would have come out again); one resting near a cushion that vanished
+as the striker ran into it, pushing it towards the cushion, went off over that cushion. A loss is
+dropped when the disc was in fact picked up again by another track (it bounced, or went on after a
+missed frame).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker._track_assign import point_segment_distance
+from tracker.events._contacts import SIDE_OF_WALL
+from tracker.events._history import ShotHistory
+from tracker.events._losses import Loss, classify_loss
+from tracker.events._shot_context import ShotContext, ShotTuning
+from tracker.events._shot_record import game_loss
+from tracker.specs import DiscKind
+
+__all__ = ["find_losses"]
+
+
+def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: np.ndarray, candidates: np.ndarray,
+            t_end_s: float, tune: ShotTuning) -> list[tuple[int, Loss]]:
+    """Rows that vanished during the shot (not under a hand) and where they went."""
+    out = []
+    dt = ctx.frame_dt_s
+    seen = np.isfinite(hist.xy_mm[..., 0])
+    first = np.argmax(seen, axis=1)
+    n_obs = seen.sum(axis=1)
+    for row in np.flatnonzero(candidates):  # the few discs that vanished, once per shot
+        cols, t, p = hist.observations(int(row))
+        # a passing false detection is not a disc; two in consecutive frames, far apart, are a fast
+        # disc picked up again after a mix-up in a crowd (issue 4, seed 1009 at 30 fps)
+        pair = len(cols) == 2 and t[1] - t[0] <= 1.5 * dt + 1e-6
+        if len(cols) < tune.min_loss_obs and not (
+                pair and float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])):
+            continue
+        v = None
+        if len(cols) >= 2 and t[-1] - t[-2] <= 2.5 * dt + 1e-6:
+            v = (p[-1] - p[-2]) / (t[-1] - t[-2])
+            if float(np.hypot(*v)) < tune.min_loss_speed_mm_s:
+                v = None
+        if int(hist.ids[row]) in ctx.hidden and (v is None or float(np.hypot(*v)) < tune.min_off_speed_mm_s):
+            continue  # under a hand: still there (one flying into a cushion or a pocket is not)
+        loss = classify_loss(p[-1], v, float(t[-1]), float(radius[row]), ctx.board,
+                             horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
+                             min_off_speed_mm_s=tune.min_off_speed_mm_s)
+        if loss is None and v is None:
+            loss = _knocked_off(hist, int(row), float(t[-1]), p[-1], float(radius[row]), ctx,
+                                hitters=kinds == DiscKind.STRIKER)
+        # (a disc last seen on the brink of a pocket went in; one followed on further is less sure)
+        brink = float(np.hypot(*(ctx.board.pockets_mm - p[-1]).T).min()) <= (
+            ctx.board.pocket_no_return_mm + tune.pocket_reach_mm)
+        if loss is not None and _continued(hist, int(row), t[-1], p[-1], v, first, n_obs, kinds, dt, tune,
+                                           weak=not brink):
+            loss = None  # the disc bounced and was picked up again as a new track
+        if (loss is not None and loss.side is not None and v is not None
+                and _bounced(hist, int(row), t[-1], p[-1], v, float(radius[row]), ctx, dt)):
+            loss = None  # something is seen where it would be had it bounced: it did, under another track
+        # the game's own rule has the last word (korona: discs knocked over a rail from rest; issue #7)
+        loss = game_loss(ctx.game, loss, hist, int(row), kinds, v, board=ctx.board, equipment=ctx.equipment,
+                         frame_dt_s=dt)
+        if loss is not None:
+            out.append((int(row), loss))
+    return out
+
+
+def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, radius_mm: float,
+                 ctx: ShotContext, *, hitters: np.ndarray) -> Loss | None:
+    """A disc resting against a cushion that vanished for good just as something ran into it went off.
+
+    Hit hard towards the cushion, it leaves over it within a frame, never seen moving (issue 4, seed
+    1027): its last observation says nothing, but the path of the disc that hit it does (it passed
+    within touching distance, and the line of centres points into the cushion).
+    """
+    lim = ctx.board.half_mm - radius_mm
+    near = np.abs(p_last) >= lim - _AT_CUSHION_MM
+    if not near.any():
+        return None
+    axis = int(np.argmax(np.abs(p_last)))
+    side = SIDE_OF_WALL[(0 if p_last[axis] > 0 else 1) + 2 * axis]
+    dt = ctx.frame_dt_s
+    cols = np.flatnonzero((hist.t_s >= t_last - 2.5 * dt) & (hist.t_s <= t_last + 2.5 * dt))
+    reach = radius_mm + ctx.equipment.striker_diameter_mm / 2 + _KNOCK_SLACK_MM
+    # only the striker's path is followed well enough through a crowd to tell what it hit
+    for other in np.flatnonzero(hitters):  # once per vanished disc
+        obs = hist.xy_mm[other, cols]
+        obs = obs[np.isfinite(obs[:, 0])]
+        if other == row or len(obs) < 2:
+            continue
+        a, b = obs[:-1], obs[1:]  # its path between observations (across a missed frame too)
+        gap = point_segment_distance(p_last[None], a, b)[:, 0]
+        # pushed into the cushion (along the line of centres), not along it
+        ab = b - a
+        s = np.clip(((p_last - a) * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-9), 0.0, 1.0)
+        push = p_last - (a + s[:, None] * ab)
+        into = push[:, axis] * np.sign(p_last[axis]) / np.maximum(np.hypot(push[:, 0], push[:, 1]), 1e-9)
+        if bool(((gap <= reach) & (np.hypot(*ab.T) > _KNOCK_SLACK_MM) & (into >= _INTO_COS)).any()):
+            return Loss(None, side, round(t_last + dt / 2, 4))
+    return None
+
+
+_AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit into the cushion at once
+_INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion
+_HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding it again)
+_KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path between frames may pass
+
+
+def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray | None,
+               first: np.ndarray, n_obs: np.ndarray, kinds: np.ndarray, dt: float, tune: ShotTuning, *,
+               weak: bool = False) -> bool:
+    """Whether a track born just after `row` vanished, close enough to be the same disc going on.
+
+    `weak`: the loss was inferred from following the disc on (over a cushion, towards a pocket some
+    way off), so even a track seen once there counts.
+    """
+    t_first = hist.t_s[first]
+    # (a disc hit from rest flies fast and is often seen only twice before it is lost again; one
+    # taken for gone over a cushion or towards a distant pocket is often seen once, deflected,
+    # before it is lost again)
+    min_obs = 1 if weak else (tune.min_loss_obs if v is not None else 2)
+    born = (t_first > t_last) & (t_first <= t_last + 3.5 * dt) & (n_obs >= min_obs) & (kinds == kinds[row])
+    if weak and kinds[row] != DiscKind.STRIKER:  # (a track seen once or twice may be gone by the
+        # shot's end, its kind unknown; the striker is told apart by its size, reliably)
+        born |= (t_first > t_last) & (t_first <= t_last + 3.5 * dt) & (n_obs >= 1) & (n_obs < tune.min_loss_obs)
+    if not born.any():
+        return False
+    # a disc last seen at rest that vanished was hit: it may have gone off at any speed
+    speed = float(np.hypot(*v)) if v is not None else _HIT_SPEED_MM_S
+    gap = t_first[born] - t_last
+    reach = 15.0 + max(1.3 * speed, 500.0) * gap
+    d = np.hypot(*(hist.xy_mm[born, first[born]] - p_last).T)
+    return bool((d <= reach).any())
+
+
+def _bounced(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, radius_mm: float,
+             ctx: ShotContext, dt: float) -> bool:
+    """Whether another track is seen, within the next few frames, where `row` would be after a bounce.
+
+    A disc taken for gone over a cushion in a crowd (a break at 30 fps) has often just bounced and
+    been picked up by another track; one that left the board is not seen again there.
+    """
+    cols = np.flatnonzero((hist.t_s > t_last + 1e-9) & (hist.t_s <= t_last + 3.5 * dt))
+    if cols.size == 0:
+        return False
+    lim = ctx.board.half_mm - radius_mm
+    speed = float(np.hypot(*v))
+    # only tracks that were not following a disc of their own just before (a new or a revived track)
+    prior = np.flatnonzero((hist.t_s > t_last - 2.5 * dt) & (hist.t_s <= t_last + 1e-9))
+    others = ~np.isfinite(hist.xy_mm[:, prior, 0]).any(axis=1)
+    others[row] = False
+    for c in cols:  # a few frames, once per lost disc
+        gap = float(hist.t_s[c] - t_last)
+        q = p_last + v * gap
+        over = np.abs(q) > lim  # mirror about the cushion, keeping 0.6 of the normal speed
+        q = np.where(over, np.sign(q) * (lim - 0.6 * (np.abs(q) - lim)), q)
+        obs = hist.xy_mm[others, c]
+        d = np.hypot(*(obs - q).T)
+        if bool((d[np.isfinite(d)] <= 15.0 + 0.25 * speed * gap).any()):
+            return True
+    return False

@@ -324,12 +324,22 @@ class Tracker:
         striker &= sub.confirmed | (~(striker & sub.confirmed).any() & self._sure(sub))
         # ... if it is sure: a hand or a false detection is now and then taken for a striker (issue 4)
         unsure = (det_score < cfg.striker_revive_score)[None, :] & (cost > cfg.miss_cost_mm)
+        # ... except straight ahead of a moving striker: its blur streak at 30 fps scores low
+        unsure &= ~self._ahead(sub.xy, sub.vel, z, at_rest)
         allowed &= ~(striker[:, None] & unsure)
         r, c = assign(cost, allowed, np.where(striker, np.maximum(gate, cfg.miss_cost_mm), cfg.miss_cost_mm))
         # discs do not pass through each other: swap the detections of pairs whose paths would
         r_mm = self.radius_mm[kind[r].astype(np.intp)]
         c = untangle(sub.xy[r], z[c], c, r_mm[:, None] + r_mm[None, :], allowed[r])
         return live[r], c
+
+    @staticmethod
+    def _ahead(xy: np.ndarray, vel: np.ndarray, z: np.ndarray, at_rest: np.ndarray) -> np.ndarray:
+        """(M, N) bool: detection n lies within about 25 degrees of moving track m's heading."""
+        to = z[None, :, :] - xy[:, None, :]
+        norm = np.linalg.norm(to, axis=-1) * np.linalg.norm(vel, axis=-1)[:, None]
+        cos = np.einsum("mnk,mk->mn", to, vel) / np.maximum(norm, 1e-9)
+        return np.asarray((cos > 0.9) & ~at_rest[:, None])
 
     def _fold(self, xy: np.ndarray, pred: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where a straight path from `xy` to `pred` (M, 2) first meets a cushion, and its end bounced back.

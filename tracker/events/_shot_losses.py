@@ -40,7 +40,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                 pair and float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])):
             continue
         v = None
-        if len(cols) >= 2 and t[-1] - t[-2] <= 2.5 * dt + 1e-6:
+        if len(cols) >= 2 and t[-1] - t[-2] <= 3.5 * dt + 1e-6:  # a blurred striker is seen every other frame or so
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
             if float(np.hypot(*v)) < tune.min_loss_speed_mm_s:
                 v = None

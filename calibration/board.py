@@ -363,10 +363,11 @@ def find_board(
     dist = colour_distance(lab, colour)
     best: BoardCalibration | Failed = Failed("no uniform playing surface found around the picture centre")
     two_sides: tuple[list[_Side], np.ndarray, np.ndarray] | None = None
-    for thr, inner_frac in ((t, f) for t in candidate_thresholds(dist, spread) for f in (0.0, 0.04)):
-        mask = surface_mask(dist, thr)
-        if mask is None:
-            continue
+    masks = [m for m in (surface_mask(dist, t) for t in candidate_thresholds(dist, spread)) if m is not None]
+    # a region that leaked into a background of the surface's colour over a bright stretch of the
+    # frame bulges; cut wider bridges too (the best-supported board still wins)
+    masks += [m for m in (_cut_bridges(m) for m in masks) if m is not None]
+    for mask, inner_frac in ((m, f) for m in masks for f in (0.0, 0.04)):
         sides, centre = _candidate_sides(frame_bgr, mask, scale, colour, spread, config.edge_samples, inner_frac)
         if len(sides) < 3:
             if isinstance(best, Failed) and best.reason.startswith("no uniform"):
@@ -391,6 +392,25 @@ def find_board(
     if isinstance(best, BoardCalibration):
         best = best.with_(appearance=Appearance(colour, spread))
     return best
+
+
+def _cut_bridges(mask: np.ndarray, *, frac: float = 0.08, min_solidity: float = 0.95) -> np.ndarray | None:
+    """The mask opened with a disc of `frac` of the picture's short side, keeping its largest part,
+    when its largest region fills less than `min_solidity` of its convex hull; else None."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    region = max(contours, key=cv2.contourArea)
+    hull_area = cv2.contourArea(cv2.convexHull(region))
+    if hull_area <= 0 or cv2.contourArea(region) >= min_solidity * hull_area:
+        return None
+    k = int(frac * min(mask.shape)) | 1
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
+    if n < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return np.asarray((labels == largest).astype(np.uint8) * 255)
 
 
 def _board_from_circles(

@@ -40,7 +40,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                 pair and float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])):
             continue
         v = None
-        if len(cols) >= 2 and t[-1] - t[-2] <= 3.5 * dt + 1e-6:  # a blurred striker is seen every other frame or so
+        if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
             if float(np.hypot(*v)) < tune.min_loss_speed_mm_s:
                 v = None
@@ -67,6 +67,19 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if loss is not None:
             out.append((int(row), loss))
     return out
+
+
+def _straight_flight(t: np.ndarray, p: np.ndarray, dt: float, tune: ShotTuning) -> bool:
+    """The last three observations (a gap of up to 3.5 frames each) lie on one straight, fast,
+    steady flight: a blurred striker seen only now and then (issue 4, the demo clip's shot 2)."""
+    if len(t) < 3 or np.any(np.diff(t[-3:]) > 3.5 * dt + 1e-6):
+        return False
+    v1, v2 = (p[-2] - p[-3]) / (t[-2] - t[-3]), (p[-1] - p[-2]) / (t[-1] - t[-2])
+    s1, s2 = float(np.hypot(*v1)), float(np.hypot(*v2))
+    # (a striker flying, not a hand carrying it: faster than a disc leaves the board)
+    if min(s1, s2) < 1.5 * tune.min_off_speed_mm_s or max(s1, s2) > 2.0 * min(s1, s2):
+        return False
+    return float(np.dot(v1, v2)) > 0.98 * s1 * s2
 
 
 def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, radius_mm: float,

@@ -22,17 +22,13 @@ __all__ = ["base_circle_slots", "circles_homography", "mirror_side"]
 
 
 def base_circle_slots(spec: BoardSpec) -> np.ndarray:
-    """(8, 2) nominal base-circle centres, board mm: two per side, inside the ends of the base
-    lines, touching both of a side's lines.
+    """(8, 2) nominal base-circle centres, board mm, in `_slots` order.
 
     >>> from tracker.specs import load_board
     >>> base_circle_slots(load_board("carrom"))[:2].round(1).tolist()
     [[-219.1, -252.6], [219.1, -252.6]]
     """
-    r = spec.base_circle_diameter_mm / 2
-    a = spec.base_line_length_mm / 2 - r
-    b = spec.half_mm - spec.base_line_outer_from_edge_mm - r
-    return _slots(a, b)
+    return _slots(*spec.base_circle_centre_mm)
 
 
 def _slots(a: float, b: float) -> np.ndarray:
@@ -64,7 +60,6 @@ def circles_homography(lab: np.ndarray, surface_lab: np.ndarray, spec: BoardSpec
     scale = min(x1 - x0, y1 - y0) / spec.size_mm  # work px per mm, roughly
     r = spec.base_circle_diameter_mm / 2 * scale
     blobs = _red_blobs(lab, surface_lab, (0.15 * np.pi * r**2, 1.5 * np.pi * r**2))
-    slots = base_circle_slots(spec)
     if len(blobs) < 5:
         return None
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
@@ -72,7 +67,7 @@ def circles_homography(lab: np.ndarray, surface_lab: np.ndarray, spec: BoardSpec
     ok = slot >= 0
     if ok.sum() < 5:
         return None
-    a, b = abs(float(slots[1, 0])), abs(float(slots[1, 1]))
+    a, b = spec.base_circle_centre_mm
     ns = np.isin(slot[ok], (0, 1, 4, 5))
     H = np.eye(3)
     for _ in range(4):  # boards place their circles differently: fit the pattern's a and b too

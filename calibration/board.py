@@ -18,7 +18,7 @@ Steps:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -444,10 +444,7 @@ def _board_from_circles(
         # an edge running along the picture's x is a N/S side: mirror its y
         axis = 1 if abs(d[0]) > abs(d[1]) else 0
         mirrored.append(_Side(mirror_side(s.pts, to_orig, axis=axis), 0.5 * s.support, s.length))
-    config = BoardFinderConfig(
-        work_side_px=config.work_side_px, min_area_frac=config.min_area_frac, estimate_distortion=False
-    )
-    result = _fit_board(frame, [*sides, *mirrored], centre, game, lens, config)
+    result = _fit_board(frame, [*sides, *mirrored], centre, game, lens, replace(config, estimate_distortion=False))
     if isinstance(result, Failed):
         return result
     note = "two surface edges outside the picture; mirrored from the others through the base circles' centre"

@@ -27,9 +27,7 @@ def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
     """(K, 2) centres of printed filled circles (carrom base circles and centre circle), and their radius."""
     if board.game is not Game.CARROM:
         return np.zeros((0, 2)), 0.0
-    r = board.base_circle_diameter_mm / 2
-    y = board.half_mm - board.base_line_outer_from_edge_mm - r
-    x = board.base_line_length_mm / 2 - r
+    x, y = board.base_circle_centre_mm
     base = np.array([[sx * x, y] for sx in (-1, 1)])
     rots = [np.array([[c, -s], [s, c]]) for c, s in ((1, 0), (0, 1), (-1, 0), (0, -1))]
     pts = np.concatenate([base @ R.T for R in rots] + [np.zeros((1, 2))])

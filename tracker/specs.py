@@ -107,6 +107,17 @@ class BoardSpec:
     def pocket_radius_mm(self) -> float:
         return self.pocket_diameter_mm / 2.0
 
+    @property
+    def base_circle_centre_mm(self) -> tuple[float, float]:
+        """(along, across) of the S side's right base circle, board mm: it sits inside the end of
+        the base lines and touches both; the other seven are its mirror and quarter-turn images.
+
+        >>> tuple(round(v, 1) for v in load_board("carrom").base_circle_centre_mm)
+        (219.1, 252.6)
+        """
+        r = self.base_circle_diameter_mm / 2.0
+        return self.base_line_length_mm / 2.0 - r, self.half_mm - self.base_line_outer_from_edge_mm - r
+
 
 @dataclass(frozen=True, slots=True)
 class EquipmentSpec:

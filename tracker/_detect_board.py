@@ -173,7 +173,9 @@ class BoardGeometry:
         printed = on_mark & alike[nearest]
         at_centre = on_mark & (nearest == len(face) - 1) & (kind == 2)
         other = np.ones(n, bool) if rival is None else np.asarray(rival, bool)
-        other_queen = np.any((kind == 2) & ~at_centre & ~printed & other)
+        # a queen-coloured circle on another printed mark (a base circle half covered by the
+        # striker, say) proves nothing: the other queen must lie off the marks
+        other_queen = np.any((kind == 2) & ~on_mark & other)
         if face_lab is not None and rim_lab is not None and radius_mm is not None:
             ratio = rim_lab[:, 0] / np.maximum(face_lab[:, 0], 1.0)
             outline = ((radius_mm < 0.96 * self.marking_r_mm) & (ratio < 0.9)) | (ratio < 0.8)
@@ -188,6 +190,8 @@ class BoardGeometry:
             ink = np.linalg.norm((face_lab - tf) * w, axis=1)
             inked = (ink < _INK_LAB) & (relief < _INKED_RELIEF)
             outline |= same_size & (inked | ((relief < _FLAT_RELIEF) & (ink < 10.0)))
+            # a face with the rings of a turned disc is no print, whatever its outline
+            outline &= relief < _RINGED_RELIEF
         return np.asarray(printed | (at_centre & (other_queen | outline)))
 
 
@@ -196,6 +200,8 @@ class BoardGeometry:
 _NET_LIGHT = 0.05
 # Lab L units: printed fills measured 0-2.8, queens 1.5-16 (synthetic suite)
 _FLAT_RELIEF = 2.0
+# ... so a face this ringed is a queen's (the printed centre circle reaches 2.8)
+_RINGED_RELIEF = 6.0
 # weighted Lab distance of a centre candidate's face from the base circles' ink: the printed
 # centre circle measured 0-8.5 (most under 6), queens 3.7-24 (synthetic suite)
 _INK_LAB = 6.0

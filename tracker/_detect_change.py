@@ -27,6 +27,7 @@ from tracker._detect_steps import suppress_overlaps
 from tracker._detect_types import Detection, DetectorConfig, Found
 
 __all__ = [
+    "REACH",
     "Change",
     "ReuseState",
     "change_mask",
@@ -52,7 +53,7 @@ _FOOTPRINT = np.concatenate([np.zeros((1, 2)), 0.5 * _RING, 0.9 * _RING, 1.15 * 
 # a disc lost sight of is looked for again for this many frames ...
 _GHOST_FRAMES = 30
 # ... unless a disc was found within this many man radii (it moved there: 1.1 m/s at 30 fps)
-_REACH = 2.5
+REACH = 2.5
 # around a hand, what is detected afresh every frame (a striker's diameter and more)
 _HAND_MARGIN_MM = 50.0
 _FACE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING])
@@ -245,7 +246,7 @@ def settle(
     xy_c, r_c, age = carried
     tried = np.concatenate([blob_xy_mm, xy_c])
     unsettled = tried[unexplained(tried, found_xy_mm, 0.5 * man_r)]
-    lost = unexplained(xy_c, found_xy_mm, _REACH * man_r) & (age + 1 < _GHOST_FRAMES)
+    lost = unexplained(xy_c, found_xy_mm, REACH * man_r) & (age + 1 < _GHOST_FRAMES)
     return unsettled, (xy_c[lost], r_c[lost], age[lost] + 1)
 
 
@@ -282,6 +283,7 @@ def detect_with_reuse(
     package: Callable[[Found], Detection],
     t_s: float | None,
     frame_idx: int | None,
+    hands: bool = True,
 ) -> Detection:
     """One frame of change-driven detection.
 
@@ -298,6 +300,8 @@ def detect_with_reuse(
         forced: an (H, W) uint8 mask (or None) always detected afresh, changed or not.
         package: turns accepted discs into this frame's `Detection`.
         t_s: capture time, s; frame_idx: frame number (for a carried-over result).
+        hands: what lies near the last frame's occluders is detected afresh too, changed or
+            not (`with_occluders`).
     """
     change = change_mask(board_bgr, state.ref, min_diff=config.reuse_min_diff, grow_px=config.reuse_grow_px)
     grow = int(np.ceil(_HAND_MARGIN_MM * config.px_per_mm))
@@ -310,7 +314,7 @@ def detect_with_reuse(
         # the still scene's noise level follows slowly (a few frames of a hand do not move it)
         state.noise = change.level if state.noise is None else 0.9 * state.noise + 0.1 * change.level
         last = state.detection
-        if last is not None:
+        if last is not None and hands:
             change = with_occluders(change, last.occlusion, grow_px=grow)
         always = forced()
         if always is not None:

@@ -31,19 +31,26 @@ class _Plan:
     dirs: np.ndarray = field(init=False)
     r_frac: np.ndarray = field(init=False)
     design: np.ndarray = field(init=False)
+    design_outer: np.ndarray = field(init=False)
     face: np.ndarray = field(init=False)
     search: np.ndarray = field(init=False)
     band: np.ndarray = field(init=False)
     edge: np.ndarray = field(init=False)
     inner: np.ndarray = field(init=False)
     rim: np.ndarray = field(init=False)
+    offsets: np.ndarray = field(init=False)
+    lo: int = field(init=False)
+    hi: int = field(init=False)
 
     def __post_init__(self) -> None:
         ang = np.linspace(0.0, 2 * np.pi, self.n_rays, endpoint=False)
         r = np.linspace(0.0, 1.35, self.n_samples).astype(np.float32)
         object.__setattr__(self, "dirs", np.stack([np.cos(ang), np.sin(ang)], axis=1).astype(np.float32))
         object.__setattr__(self, "r_frac", r)
-        object.__setattr__(self, "design", np.stack([np.ones(self.n_rays), np.cos(ang), np.sin(ang)], axis=1))
+        design = np.stack([np.ones(self.n_rays), np.cos(ang), np.sin(ang)], axis=1)
+        object.__setattr__(self, "design", design)
+        # (M, 9): the outer product of each ray's design row, for the normal equations
+        object.__setattr__(self, "design_outer", (design[:, :, None] * design[:, None, :]).reshape(-1, 9))
         parts = (
             ("face", 0.0, 0.45),
             ("search", 0.72, 1.32),
@@ -54,6 +61,11 @@ class _Plan:
         )
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
+        object.__setattr__(self, "offsets", (r[None, :, None] * self.dirs[:, None, :]).astype(np.float32))
+        # sample indices of the outline search band (the gradient is needed there only)
+        band = np.nonzero(self.search)[0]
+        object.__setattr__(self, "lo", max(1, int(band[0])))
+        object.__setattr__(self, "hi", min(self.n_samples - 1, int(band[-1]) + 1))
 
 
 _SCREEN = _Plan(16, 12)  # cheap first look at every candidate
@@ -103,13 +115,15 @@ class RefineResult:
 def _sample_rays(
     frame_bgr: np.ndarray, maps: BoardMaps, xy_mm: np.ndarray, r_mm: np.ndarray, plan: _Plan
 ) -> np.ndarray:
-    """(N, M, K, 3) float32 Lab samples along the rays of each disc (sampled in BGR, then converted)."""
-    radii = r_mm[:, None].astype(np.float32) * plan.r_frac[None, :]
-    pts = xy_mm[:, None, None, :].astype(np.float32) + radii[:, None, :, None] * plan.dirs[None, :, None, :]
-    px = maps.board_mm_to_original(pts)
-    bgr = sample_points(frame_bgr, px)  # (N, M, K, 3) uint8
-    lab = cv2.cvtColor(bgr.reshape(-1, plan.n_samples, 3), cv2.COLOR_BGR2LAB)
-    return lab.reshape(bgr.shape).astype(np.float32)
+    """(N, M, K, 3) float32 Lab samples along the rays of each disc (sampled in BGR, then
+    converted), the lightness halved (the colour distance of `_edges` weighs it so)."""
+    pts = xy_mm[:, None, None, :].astype(np.float32) + r_mm.astype(np.float32)[:, None, None, None] * plan.offsets
+    bgr = sample_points(frame_bgr, maps.board_mm_to_original(pts))  # (N, M, K, 3) uint8  # (N, M, K, 3) uint8
+    lab = cv2.cvtColor(bgr.reshape(-1, plan.n_samples, 3), cv2.COLOR_BGR2LAB).reshape(bgr.shape)
+    return np.asarray(lab * _LAB_WEIGHT)
+
+
+_LAB_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
 
 
 def _face_mask(plan: _Plan, hole_frac: np.ndarray) -> np.ndarray:
@@ -122,39 +136,50 @@ def _face_mask(plan: _Plan, hole_frac: np.ndarray) -> np.ndarray:
 
 def _masked_mean(samples: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """(N, M, K, 3) samples, (N, K) mask -> (N, 3) mean over rays and masked radii."""
-    w = mask[:, None, :, None]
-    return np.asarray((samples * w).sum(axis=(1, 2)) / np.maximum(w.sum(axis=(1, 2)) * samples.shape[1], 1.0))
+    per_radius = samples.sum(axis=1)  # (N, K, 3): over the rays first, then the masked radii
+    total = np.einsum("nkc,nk->nc", per_radius, mask)
+    return np.asarray(total / np.maximum(mask.sum(axis=1) * samples.shape[1], 1.0)[:, None])
 
 
 def _edges(
     samples: np.ndarray, r_mm: np.ndarray, plan: _Plan, face_mask: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Edge radius (N, M) mm, rise (N, M), face Lab (N, 3)."""
+    """Edge radius (N, M) mm, rise (N, M), face (N, 3) (in the samples' weighting).
+
+    The rise is the radial gradient of the colour distance from the face (samples weighted as
+    `_sample_rays` leaves them); the edge is its largest value in the search band, placed to a
+    fraction of a sample by a parabola through its neighbours."""
     r_frac = plan.r_frac
     face = _masked_mean(samples, face_mask)
     diff = samples - face[:, None, None, :]
-    diff[..., 0] *= 0.5
     d = np.sqrt(np.einsum("nmkc,nmkc->nmk", diff, diff))
     g = np.zeros_like(d)
     g[..., 1:-1] = 0.5 * (d[..., 2:] - d[..., :-2])
-    gs = np.where(plan.search[None, None, :], g, -np.inf)
+    gs = np.where(plan.search, g, -np.inf)
     k = np.clip(np.argmax(gs, axis=2), 1, len(r_frac) - 2)
-    g0 = np.take_along_axis(g, (k - 1)[..., None], 2)[..., 0]
-    g1 = np.take_along_axis(g, k[..., None], 2)[..., 0]
-    g2 = np.take_along_axis(g, (k + 1)[..., None], 2)[..., 0]
+    flat_k = (np.arange(k.size).reshape(k.shape) * g.shape[2] + k).ravel()
+    g0, g1, g2 = (g.reshape(-1)[flat_k + o].reshape(k.shape) for o in (-1, 0, 1))
     den = g0 - 2 * g1 + g2
-    safe = np.where(np.abs(den) > 1e-6, den, -1.0)
-    sub = np.clip(np.where(np.abs(den) > 1e-6, 0.5 * (g0 - g2) / safe, 0.0), -0.5, 0.5)
+    level = np.abs(den) <= 1e-6
+    sub = np.clip(np.where(level, 0.0, 0.5 * (g0 - g2) / np.where(level, -1.0, den)), -0.5, 0.5)
     step = float(r_frac[1] - r_frac[0])
     edge_r = (r_frac[0] + (k + sub) * step) * r_mm[:, None]
     return edge_r, g1 * 2.0, face
 
 
+def _row_median(x: np.ndarray) -> np.ndarray:
+    """(N,) median of each row of (N, M) `x` (`np.median(x, axis=1)` without its overhead on
+    small arrays)."""
+    m = x.shape[1]
+    srt = np.sort(x, axis=1)
+    return np.asarray(0.5 * (srt[:, (m - 1) // 2] + srt[:, m // 2]))
+
+
 def _fit(edge_r: np.ndarray, weight: np.ndarray, plan: _Plan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Weighted LSQ of r = R + dx cos + dy sin per disc -> (R (N,), shift (N, 2), residual (N, M))."""
     A = plan.design
-    ata = np.einsum("nm,mi,mj->nij", weight, A, A) + np.eye(3) * 1e-6
-    atb = np.einsum("nm,mi,nm->ni", weight, A, edge_r.astype(np.float64))
+    ata = (weight @ plan.design_outer).reshape(-1, 3, 3) + np.eye(3) * 1e-6
+    atb = (weight * edge_r) @ A
     sol = np.linalg.solve(ata, atb[..., None])[..., 0]
     return sol[:, 0], sol[:, 1:], edge_r - (sol @ A.T)
 
@@ -175,7 +200,7 @@ def _iterate(
     weight = strong.astype(np.float64)
     for _rob in range(2):
         fit_r, shift, res = _fit(edge_r, weight, plan)
-        tol = np.clip(2.5 * np.median(np.abs(res), axis=1), 0.05 * r_nom, 0.1 * r_nom)
+        tol = np.clip(2.5 * _row_median(np.abs(res)), 0.05 * r_nom, 0.1 * r_nom)
         fits = np.abs(res) <= tol[:, None]
         weight = (strong & fits).astype(np.float64)
     # the fit rests on clear edges; a faint edge (a light disc's thin rim on a light surface)
@@ -201,16 +226,15 @@ def _screen_on_board(
     and the relative radius misfit of each candidate."""
     plan = _SCREEN
     r_px = r_nom * maps.px_per_mm
-    radii = r_px[:, None].astype(np.float32) * plan.r_frac[None, :]
     uv = maps.to_px(xy).astype(np.float32)
-    pts = uv[:, None, None, :] + radii[:, None, :, None] * plan.dirs[None, :, None, :]
-    samples = sample_points(board_lab, pts).astype(np.float32)
+    pts = uv[:, None, None, :] + r_px.astype(np.float32)[:, None, None, None] * plan.offsets
+    samples = sample_points(board_lab, pts) * _LAB_WEIGHT
     edge_r, rise, _ = _edges(samples, r_px, plan, _face_mask(plan, hole_frac))
     strong = rise > min_rise
     weight = strong.astype(np.float64)
     for _rob in range(2):
         _, shift, res = _fit(edge_r, weight, plan)
-        tol = np.clip(2.5 * np.median(np.abs(res), axis=1), 0.06 * r_px, 0.12 * r_px)
+        tol = np.clip(2.5 * _row_median(np.abs(res)), 0.06 * r_px, 0.12 * r_px)
         weight = (strong & (np.abs(res) <= tol[:, None])).astype(np.float64)
     good = weight.sum(axis=1) >= 6
     max_shift = 0.35 * r_px[:, None]
@@ -292,6 +316,8 @@ def refine_discs(
         )
     p = _FINE if screen else _QUICK
     xy, radius, samples, rise, face, weight, clear = _iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac)
+    samples /= _LAB_WEIGHT  # Lab again
+    face = face / _LAB_WEIGHT
     support = weight.mean(axis=1)
     contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
     band = samples[:, :, p.band].reshape(n, -1, 3).mean(axis=1)

@@ -37,15 +37,20 @@ class DetectorConfig:
         faint_min_rim: ... and a rim darker than its face on this fraction of the rays (the
             thin rim of a light man on a light surface; printed arcs and the star's arms have
             none all round).
+        plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
+            face on at least this fraction of the rays (two printed lines one diameter apart
+            darken two arcs only).
+        ringed_min_rim, ringed_min_score: a candidate with a rim darker than its face on at
+            least `ringed_min_rim` of the rays needs only `ringed_min_score` (a light man on a
+            light surface: low contrast, but a rim all round).
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).
         bg_alpha: running-average rate of the background.
         bg_update_every: update the background every this many frames.
-        reuse: change-driven detection on the video path (implies `background`): discs where
-            the picture did not change since they were detected are carried over, only the
-            changed regions (and what lies round hands and pocket holes) are detected again.
-            A still frame costs about 1.5 ms; a frame with motion or a hand about as much as
-            the full video path. Off by default: on the tracking bench its pocket calls are
-            not yet as reliable as the still path's.
+        reuse: change-driven detection: discs where the picture did not change since they
+            were detected are carried over; only the box round the changed part (and what
+            lies round pocket holes and occluders) is detected again, by the still path (with
+            `background`, by the video path). A still frame costs about a millisecond, a frame
+            with a hand or rolling discs a fraction of a whole detection.
         reuse_min_diff: lowest change threshold against the reference board image (half the
             summed BGR difference).
         reuse_grow_px: changed pixels are grown by this many board-image px.
@@ -68,6 +73,9 @@ class DetectorConfig:
     video_min_support: float = 0.35
     faint_min_support: float = 0.54
     faint_min_rim: float = 0.7
+    plain_max_rim: float = 0.85
+    ringed_min_rim: float = 0.95
+    ringed_min_score: float = 0.25
     bg_min_diff: float = 14.0
     bg_alpha: float = 0.05
     bg_update_every: int = 4

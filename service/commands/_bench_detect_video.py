@@ -148,11 +148,12 @@ def speed(
 ) -> dict[str, dict[str, float]]:
     """Detection-only speed on one core over whole clips of simulated play (2 shots, hands).
 
-    Per clip (resolution, frame rate) and path: the change-driven video path the Pipeline uses
+    Per clip (resolution, frame rate) and path: the change-driven still path the Pipeline uses
     ("reuse": mean frames per second over the clip, and the median, 95th-percentile and
-    largest single-frame time), the full video path ("full", every frame detected whole) and the
-    still path. Times are CPU time of this single-threaded process (on a busy machine wall time
-    counts other processes too), the median over `runs` passes, each with a fresh detector.
+    largest single-frame time), the video path ("full", every frame detected whole against the
+    learned background) and the still path on every frame whole ("still"). Times are CPU time
+    of this single-threaded process (on a busy machine wall time counts other processes too),
+    the median over `runs` passes, each with a fresh detector.
     """
     import cv2
 

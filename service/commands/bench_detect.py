@@ -3,11 +3,12 @@
 Synthetic suite: seeded `render_still` frames across realism levels, layouts and hands; each
 frame is calibrated from scratch (`find_board`) and detected (the still-image path). Video
 suite: the same scenes as the second frame of a pair whose first frame (same camera and look,
-other discs) taught the detector the board's background (the video path the Pipeline uses).
+other discs) taught the detector the board's background (the video path).
 Real suite: the annotated photos in ../shared/real (when present). Speed: detection alone on
 one core, once calibrated, over whole clips of simulated play at 1280x720 and 1920x1080, 30 and
-60 fps: the change-driven path (mean fps, median / 95th-percentile / largest frame time), the
-full video path and the still path (CPU time, median of several passes).
+60 fps: the change-driven still path the Pipeline uses ("reuse": mean fps, median /
+95th-percentile / largest frame time), the video path ("full") and the still path on every
+frame whole ("still") (CPU time, median of several passes).
 """
 
 from __future__ import annotations

@@ -26,6 +26,8 @@ FLOORS = {
 }
 _CEILINGS = ("hand_false_events", "pipeline_peak_rss_mb_1920x1080")  # floors that are upper bounds
 _FPS = (30.0, 60.0, 120.0)
+# detector paths `--detector` chooses from: `DetectorConfig` keyword arguments
+DETECTOR_PATHS: dict[str, dict[str, bool]] = {"still": {}, "video": {"background": True}, "reuse": {"reuse": True}}
 _LEVELS = ("clean", "normal", "hard")
 
 
@@ -45,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only the runs with these seeds (the suite's frame rate and level for each)")
     parser.add_argument("--cache", metavar="DIR", help="keep simulated play here (pickles) and reuse it")
     parser.add_argument("--cases", type=int, default=6, help="failure cases listed per category (default 6)")
+    parser.add_argument("--detector", choices=sorted(DETECTOR_PATHS), default=None,
+                        help="detector path of the rendered runs and the speed runs (default: the Pipeline's)")
 
 
 def _run_truth(tl: Any, fps: float, seed: int) -> tuple[list[dict[str, Any]], list[tuple[Any, Any]]]:
@@ -68,8 +72,18 @@ class _SynthDetection:
         self.discs, self.is_occluded = discs, occ
 
 
-def _run_rendered(tl: Any, fps: float, seed: int, level: str,
-                  resolution: tuple[int, int] = (1280, 720)) -> tuple[list[dict[str, Any]], list[tuple[Any, Any]]]:
+def pipeline_config(detector: str | None) -> Any:
+    """`PipelineConfig` with the named detector path (None: the default config)."""
+    from tracker.detect import DetectorConfig
+    from tracker.pipeline import PipelineConfig
+
+    if detector is None:
+        return PipelineConfig()
+    return PipelineConfig(detector=DetectorConfig(**DETECTOR_PATHS[detector]))
+
+
+def _run_rendered(tl: Any, fps: float, seed: int, level: str, resolution: tuple[int, int] = (1280, 720),
+                  detector: str | None = None) -> tuple[list[dict[str, Any]], list[tuple[Any, Any]]]:
     import numpy as np
 
     from calibration import find_board
@@ -88,7 +102,8 @@ def _run_rendered(tl: Any, fps: float, seed: int, level: str,
             calib = find_board(fr.image, game=tl.board.game.value)
             if not calib:
                 raise RuntimeError(f"seed {seed}: board not found ({calib})")
-            pipe = Pipeline(calib, game=tl.board.game.value, equipment=tl.equipment)
+            pipe = Pipeline(calib, game=tl.board.game.value, equipment=tl.equipment,
+                            config=pipeline_config(detector))
         res = pipe.process(fr.image, fr.t_s)
         events += res.events
         pairs.append((_truth_ids(res.detections, fr.truth), res.detections.track_id))
@@ -114,12 +129,13 @@ def _truth_ids(dets: Any, truth: dict[str, Any]) -> Any:
 def run_suite(*, game: str, shots: int, seed: int, detections: str, shots_per_run: int = 4,
               progress: bool = False, per_fps: dict[float, Any] | None = None,
               only_fps: tuple[float, ...] = (), cache: str | None = None,
-              only_seeds: tuple[int, ...] = ()) -> tuple[Any, int]:
+              only_seeds: tuple[int, ...] = (), detector: str | None = None) -> tuple[Any, int]:
     """Run the accuracy suite; returns (summed `Score`, runs done).
 
     Run k uses seed `seed + k`, frame rate `_FPS[k % 3]` and level `_LEVELS[(k // 3) % 3]`, so a
     suite is a fixed, reproducible set of runs. `per_fps` (if given) receives a `Score` per frame
-    rate; `only_fps` skips runs at other frame rates, `only_seeds` runs of other seeds.
+    rate; `only_fps` skips runs at other frame rates, `only_seeds` runs of other seeds; `detector`
+    names the detector path of rendered runs (`DETECTOR_PATHS`; None: the Pipeline's default).
     """
     from service.commands._bench_track_score import Score, count_id_switches, score_events
 
@@ -136,7 +152,7 @@ def run_suite(*, game: str, shots: int, seed: int, detections: str, shots_per_ru
         if detections == "truth":
             pred, pairs = _run_truth(tl, fps, s)
         else:
-            pred, pairs = _run_rendered(tl, fps, s, level)
+            pred, pairs = _run_rendered(tl, fps, s, level, detector=detector)
         sc = score_events(list(tl.events), pred, fps=fps, label=f"seed {s} {fps:.0f}fps {level}")
         sc.id_switches = count_id_switches(pairs)
         total.add(sc)
@@ -169,7 +185,8 @@ def _play(game: str, shots: int, seed: int, cache: str | None) -> Any:
     return tl
 
 
-def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int = 3, seed: int = 7) -> float:
+def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int = 3, seed: int = 7,
+                  detector: str | None = None) -> float:
     """Full pipeline frames per second on one core (median of `repeats` passes over rendered frames)."""
     import cv2
     import numpy as np
@@ -194,7 +211,7 @@ def measure_speed(resolution: tuple[int, int], *, frames: int = 90, repeats: int
     calib = find_board(imgs[0][0], game="carrom")
     rates = []
     for _ in range(repeats):
-        pipe = Pipeline(calib, game="carrom")
+        pipe = Pipeline(calib, game="carrom", config=pipeline_config(detector))
         t0 = time.perf_counter()
         for img, t in imgs:
             pipe.process(img, t)
@@ -269,17 +286,18 @@ def run(args: argparse.Namespace) -> int:
     score, n_runs = run_suite(game=args.game, shots=shots, seed=args.seed, detections=args.detections,
                               shots_per_run=args.shots_per_run, progress=not args.json, per_fps=per_fps,
                               only_fps=tuple(args.fps or ()), cache=args.cache,
-                              only_seeds=tuple(args.only or ()))
+                              only_seeds=tuple(args.only or ()), detector=args.detector)
     out: dict[str, Any] = {"game": args.game, "shots": score.shots_true, "runs": n_runs,
-                           "detections": args.detections, **{k: round(v, 4) for k, v in score.ratios().items()}}
+                           "detections": args.detections, "detector": args.detector or "default",
+                           **{k: round(v, 4) for k, v in score.ratios().items()}}
     if args.game != "korona":
         out.pop("direct_rebound")
         out.pop("first_disc")
     out["accuracy_s"] = round(time.time() - t0, 1)
     if not args.no_speed:
         reps = 1 if args.quick else 3
-        out["fps_1280x720"] = round(measure_speed((1280, 720), repeats=reps), 1)
-        out["fps_1920x1080"] = round(measure_speed((1920, 1080), repeats=reps), 1)
+        out["fps_1280x720"] = round(measure_speed((1280, 720), repeats=reps, detector=args.detector), 1)
+        out["fps_1920x1080"] = round(measure_speed((1920, 1080), repeats=reps, detector=args.detector), 1)
     if not args.no_speed:
         # the pipeline's own peak memory: a separate process decoding a 1920x1080 MP4 (this process
         # holds pre-rendered frames for the speed runs, so its own peak says nothing about the pipeline)

@@ -76,10 +76,11 @@ def test_static_scene_keeps_its_discs() -> None:
     ("config", "background"),
     [
         (DetectorConfig(background=True), True),
-        (DetectorConfig(reuse=True), True),
+        (DetectorConfig(reuse=True, background=True), True),
+        (DetectorConfig(reuse=True), False),
         (DetectorConfig(), False),
     ],
-    ids=["video", "change-driven", "still-only"],
+    ids=["video", "change-driven-video", "change-driven-still", "still-only"],
 )
 def test_background_switch(config: DetectorConfig, background: bool) -> None:
     first, second, _ = _pair(711)

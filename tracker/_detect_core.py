@@ -1,0 +1,304 @@
+"""The shared core of `tracker.detect.Detector`: state, the still-image path and the steps
+every path ends with (refine, classify, clean up, occlusion, packaging); see `tracker.detect`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.appearance import Appearance
+from calibration.model import BoardCalibration
+from calibration.rectify import BoardMaps, build_board_maps
+from tracker._detect_bg import BackgroundModel
+from tracker._detect_board import BoardGeometry, build_geometry, near_marking, surface_lab_from
+from tracker._detect_change import ReuseState
+from tracker._detect_printed import face_relief
+from tracker._detect_refine import RefineResult, refine_discs
+from tracker._detect_region import Box, StillPlanes
+from tracker._detect_steps import (
+    busy_mask,
+    lab_dist,
+    occlusion_from_foreground,
+    package_found,
+    resolve_equipment,
+    suppress_overlaps,
+)
+from tracker._detect_types import Detection, DetectorConfig, Found
+from tracker._detect_vote import edge_field, vote_centres
+from tracker.occlusion import stamp_discs
+from tracker.specs import DiscKind, EquipmentSpec, load_board
+
+__all__ = ["DetectorCore"]
+
+
+_DEFAULT_CONFIG = DetectorConfig()
+# overlap-suppression rank of a fit found only with faint edges, relative to its score
+_FAINT_RANK = 0.8
+
+
+class DetectorCore:
+    """State and shared steps of `tracker.detect.Detector` (see there for the arguments)."""
+
+    def __init__(
+        self,
+        calib: BoardCalibration,
+        *,
+        equipment: str | EquipmentSpec | None = None,
+        config: DetectorConfig = _DEFAULT_CONFIG,
+    ) -> None:
+        self.calib = calib
+        self.config = config
+        self.equipment = resolve_equipment(calib, equipment)
+        self.board = load_board(calib.game)
+        self.maps: BoardMaps = build_board_maps(calib, px_per_mm=config.px_per_mm, margin_mm=config.margin_mm)
+        self.geom: BoardGeometry = build_geometry(self.board, self.maps, self.equipment, calib)
+        self.appearance: Appearance | None = calib.appearance
+        self._edge_ref: np.ndarray | None = None
+        self._bg: BackgroundModel | None = None
+        self._pending: tuple[np.ndarray, np.ndarray] | None = None
+        self._frames_since_update = 0
+        self._no_occlusion = np.zeros(self.geom.markings_half.shape, bool)
+        self._no_occlusion.setflags(write=False)
+        z = np.zeros(0)
+        self._last = Found(np.zeros((0, 2)), z, z, z.astype(np.int8), z, self._no_occlusion, z.astype(bool))
+        self._reuse: ReuseState | None = None
+        self._unsettled = np.zeros((0, 2))
+        self._ghosts = (np.zeros((0, 2)), np.zeros(0), np.zeros(0, np.int64))
+        self._lab_of: np.ndarray | None = None
+        self._lab_img: np.ndarray = np.zeros(0, np.uint8)
+        self._planes = StillPlanes.empty(self.geom.shape)
+        # change-driven still path: the rectified frame (up to date where detected afresh), and
+        # where discs were detected afresh in the last frame (None: everywhere)
+        self._board_img = np.zeros((*self.geom.shape, 3), np.uint8)
+        self._redone: np.ndarray | None = None
+        self._nothing_redone = np.zeros(self.geom.shape, np.uint8)
+        self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
+        self._debug: dict[str, Any] | None = None  # set to {} to keep intermediate arrays
+
+    def _detect_still(
+        self, frame_bgr: np.ndarray, board_bgr: np.ndarray, boxes: tuple[np.ndarray, Box] | None = None
+    ) -> Found:
+        """Still-image path: candidates from circle votes on all colour edges; with `boxes`
+        (redo mask, box; see `box_of_change`), only inside the box, centres on the mask (no
+        occlusion: the caller merges and computes it)."""
+        cfg, geom, planes = self.config, self.geom, self._planes
+        outer = boxes[1] if boxes is not None else (slice(None), slice(None))
+        planes.update_lab(board_bgr, outer)
+        app = self._appearance(planes.lab)
+        planes.update_far(app.surface_lab, cfg.occlusion_far, outer)
+        # 2. candidates, one accumulator per disc size, strongest first, at most max_candidates
+        ys, xs, unit = edge_field(
+            planes.far[outer],
+            planes.lab[outer][..., 0].astype(np.float32),
+            min_mag=cfg.edge_min_mag,
+            weight=geom.vote_weight[outer],
+        )
+        valid = geom.centre_valid[outer]
+        if boxes is not None:
+            valid = valid & (boxes[0][outer] > 0)
+        xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
+        fg = planes.fg if boxes is None else None
+        return self._finish(frame_bgr, board_bgr, planes.lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False)
+
+    def _near_pockets(self) -> np.ndarray | None:
+        return self._stamp(self._last.xy_mm[self.geom.near_pocket(self._last.xy_mm)])
+
+    def _stamp(self, xy_mm: np.ndarray) -> np.ndarray | None:
+        """(H, W) uint8 board-image mask round points (N, 2) board mm (None if there are none).
+
+        The change-driven path detects afresh round candidates that came to nothing and round
+        discs that may overlap a pocket hole (a dark disc dropping into the dark hole hardly
+        changes the picture), changed or not."""
+        if len(xy_mm) == 0:
+            return None
+        r_px = 1.3 * self.geom.striker_r * self.config.px_per_mm
+        return stamp_discs(self.geom.shape, self.maps.to_px(xy_mm), r_px)
+
+    def _vote(
+        self, ys: np.ndarray, xs: np.ndarray, unit: np.ndarray, valid: np.ndarray, *, origin: tuple[int, int] = (0, 0)
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate centres (N, 2) board mm and nominal radii (N,) mm from edge votes in a part
+        of the board image the shape of `valid`, its corner at `origin` (x, y) px."""
+        cfg, geom = self.config, self.geom
+        radii_mm = np.asarray(geom.radii_mm)
+        uv, which, _ = vote_centres(
+            valid.shape,
+            ys,
+            xs,
+            unit,
+            tuple(radii_mm * cfg.px_per_mm),
+            min_frac=cfg.min_vote_frac,
+            max_peaks=cfg.max_candidates,
+            valid=valid,
+        )
+        return self.maps.to_mm(uv + np.asarray(origin, np.float32)), radii_mm[which]
+
+    def _finish(
+        self,
+        frame_bgr: np.ndarray,
+        board_bgr: np.ndarray,
+        board_lab: np.ndarray | None,
+        app: Appearance,
+        xy0: np.ndarray,
+        r0: np.ndarray,
+        check_printed: np.ndarray,
+        fg: np.ndarray | None,
+        *,
+        video: bool,
+    ) -> Found:
+        """Steps 3-6 shared by both paths: refine, classify, clean up, occlusion.
+
+        `board_lab` (Lab board image): given, every candidate gets a screening round in it;
+        None, it is computed here only if needed. `check_printed` (N,) marks the candidates
+        held to the still path's checks (all of them unless `video`); `fg` None: no occluder.
+        """
+        cfg, geom, eq = self.config, self.geom, self.equipment
+        # video path: candidates are foreground blobs (checked again in `_on_foreground`), so a
+        # weaker outline is enough
+        # 3. refine in the original frame
+        hole0 = np.where(r0 == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
+        ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video)
+        # 4. classify: striker by size, coins by colour
+        is_striker = np.abs(ref.radius_mm - geom.striker_r) < np.abs(ref.radius_mm - geom.man_r)
+        if eq.striker_diameter_mm == eq.man_diameter_mm:
+            is_striker = np.zeros(len(ref.radius_mm), bool)
+        kind = np.where(
+            is_striker, np.int8(DiscKind.STRIKER), app.classify_coins(ref.face_lab, queen=eq.queens > 0)
+        ).astype(np.int8)
+        nominal = np.where(is_striker, geom.striker_r, geom.man_r)
+        size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
+        score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
+        # 5. clean up
+        # (a candidate where the background was only filled in may be a printed mark: strict)
+        lax = video & ~ref.tag
+        min_support = np.where(lax, cfg.video_min_support, cfg.min_support)
+        ringed = ref.rim >= cfg.ringed_min_rim
+        min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
+        keep = (ref.support >= min_support) & (score >= min_score) & geom.inside(ref.xy_mm, nominal)
+        # an outline all round (two parallel printed lines one diameter apart only give two arcs)
+        # (touching discs of one colour hide a few octants; a pocket behind a dark disc too)
+        keep &= ref.coverage >= np.where(geom.near_pocket(ref.xy_mm), 5, 6) - lax
+        keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
+        keep &= ~geom.is_pocket_net(ref.xy_mm, ref.radius_mm, ref.face_lab[:, 0], float(app.surface_lab[0]))
+        # face the surface colour and no rim all round: two printed lines one diameter apart
+        plain = (lab_dist(ref.face_lab, app.surface_lab) < 18.0) & (ref.rim < cfg.plain_max_rim)
+        keep &= ~plain | lax
+        # found only with faint edges: a light man's thin rim all round (issue #3)
+        faint = ref.clear < min_support
+        keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
+        # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a
+        # striker-sized circle round a light man catches its neighbours' faint edges)
+        rank = score * np.where(faint, _FAINT_RANK, 1.0)
+        if np.any(ref.tag & keep):
+            if board_lab is None:
+                board_lab = self._lab(board_bgr)
+            # face relief only where a print could be mistaken for a disc (a few candidates)
+            relief = np.full(len(keep), np.inf)
+            on_mark = np.nonzero(ref.tag & keep & near_marking(geom, ref.xy_mm))[0]
+            relief[on_mark] = face_relief(frame_bgr, self.maps, ref.xy_mm[on_mark])
+            # another queen must survive the overlap suppression to count (issue #3)
+            kept = np.nonzero(keep)[0]
+            rival = np.zeros(len(keep), bool)
+            rival[kept[suppress_overlaps(ref.xy_mm[kept], nominal[kept], rank[kept])]] = True
+            printed = geom.is_printed_circle(
+                ref.xy_mm,
+                np.where(keep, kind, -1),
+                board_lab,
+                ref.face_lab,
+                ref.shade,
+                ref.radius_mm,
+                relief,
+                rival=rival,
+            )
+            keep &= ~(printed & ref.tag)
+        idx = np.nonzero(keep)[0]
+        if self._debug is not None:
+            self._debug.update(xy0=xy0, ref=ref, score=score, kind=kind, keep=keep, plain=plain, size_ok=size_ok)
+        idx = idx[suppress_overlaps(ref.xy_mm[idx], nominal[idx], rank[idx])]
+        xy_mm = ref.xy_mm[idx]
+        # 6. occlusion
+        occ = self._occlusion(fg, xy_mm, nominal[idx]) if fg is not None else self._no_occlusion
+        return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
+
+    def _refine(
+        self,
+        frame_bgr: np.ndarray,
+        board_bgr: np.ndarray,
+        board_lab: np.ndarray | None,
+        xy0: np.ndarray,
+        r0: np.ndarray,
+        hole0: np.ndarray,
+        strict: np.ndarray,
+        *,
+        video: bool,
+    ) -> RefineResult:
+        """Refine all candidates; on the video path only the `strict` ones get the screening
+        round (in the Lab board image), the foreground blobs go straight to the fine round."""
+        cfg = self.config
+
+        def run(sel: np.ndarray, lab: np.ndarray | None) -> RefineResult:
+            return refine_discs(
+                frame_bgr,
+                self.maps,
+                xy0[sel],
+                r0[sel],
+                min_rise=cfg.min_rise,
+                min_support=cfg.min_support,
+                hole_mm=hole0[sel],
+                board_lab=lab,
+                tag=strict[sel],
+                screen=lab is not None,
+            )
+
+        if not video:
+            return run(np.ones(len(r0), bool), board_lab)
+        quick = run(~strict, None)
+        if not strict.any():
+            return quick
+        lab = board_lab if board_lab is not None else self._lab(board_bgr)
+        careful = run(strict, lab)
+        return RefineResult(
+            *(np.concatenate([getattr(quick, f.name), getattr(careful, f.name)]) for f in fields(RefineResult))
+        )
+
+    def _package(self, found: Found, t_s: float | None, frame_idx: int | None) -> Detection:
+        return package_found(found, self.geom, self.maps, self.config.px_per_mm, t_s, frame_idx)
+
+    def _busy(self, found: Found) -> np.ndarray:
+        """(H, W) uint8 board-image mask under detected discs (with a margin) and occluders."""
+        return busy_mask(found, self.geom, self.maps, self.config.px_per_mm)
+
+    def _check_frame(self, frame_bgr: np.ndarray) -> None:
+        if (
+            not isinstance(frame_bgr, np.ndarray)
+            or frame_bgr.ndim != 3
+            or frame_bgr.shape[2] != 3
+            or frame_bgr.dtype != np.uint8
+        ):
+            raise ValueError(f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}")
+        w, h = self.calib.image_size
+        if frame_bgr.shape[:2] != (h, w):
+            raise ValueError(f"frame_bgr: calibrated for {w}x{h}, got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}")
+
+    def _lab(self, board_bgr: np.ndarray) -> np.ndarray:
+        """Lab board image of this (video path) frame, converted at most once per frame."""
+        if self._lab_of is not board_bgr:
+            self._lab_of, self._lab_img = board_bgr, np.asarray(cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB))
+        return self._lab_img
+
+    def _appearance(self, board_lab: np.ndarray) -> Appearance:
+        if self.appearance is None:
+            colour, spread = surface_lab_from(board_lab, self.geom.surface)
+            self.appearance = Appearance(colour, spread)
+        return self.appearance
+
+    def _occlusion(self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray) -> np.ndarray:
+        """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale."""
+        cfg = self.config
+        return occlusion_from_foreground(
+            fg, xy_mm, r_mm, self.geom, self.maps, px_per_mm=cfg.px_per_mm, min_area_mm2=cfg.occlusion_min_area_mm2
+        )

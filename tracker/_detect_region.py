@@ -1,0 +1,143 @@
+"""Change-driven still detection: the box of the board image that is detected again.
+
+Where the picture changed since the discs there were detected (`tracker._detect_change`), the
+still path runs again, on one box only:
+
+- the redo mask is the change grown by a disc's radius (a disc whose outline changed) and the
+  whole footprint of every disc the change touches (a disc half in the change is detected
+  again whole); discs centred on it are detected afresh, the others are carried over;
+- the box bounds the redo mask with a striker's radius and a few pixels all round, so every
+  disc centred on the mask has its whole outline inside the part whose edges vote.
+
+The still path's per-pixel planes (Lab image, colour distance from the surface, foreground)
+are kept for the whole board and brought up to date inside the outer box only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.rectify import BoardMaps
+from tracker._detect_change import touched_discs
+from tracker._detect_steps import colour_distance
+from tracker.occlusion import stamp_discs
+
+__all__ = ["Box", "StillPlanes", "box_of_change", "in_mask", "near_occluder"]
+
+Box = tuple[slice, slice]  # (rows, cols) of the board image
+
+
+def box_of_change(
+    change: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps, *, grow_px: float, pad_px: float
+) -> tuple[np.ndarray, Box] | None:
+    """(redo mask, box) of the board image to detect again, None if nothing changed.
+
+    Args:
+        change: (H, W) uint8 changed pixels (0/255), board image.
+        xy_mm: (N, 2) centres of the discs detected so far, board mm; r_mm: (N,) radii, mm.
+        maps: board maps.
+        grow_px: the changed pixels are grown by this much (a disc whose outline changed has
+            its centre this far inside), board-image px.
+        pad_px: margin of the box round the redo mask, board-image px.
+
+    Returns:
+        redo: (H, W) uint8 0/255, where disc centres are detected afresh: the grown change and
+            the footprints of the discs the change touches; box: (rows, cols) bounding the
+            redo mask with `pad_px` all round (where edges vote).
+
+    Examples:
+        >>> from types import SimpleNamespace
+        >>> maps = SimpleNamespace(px_per_mm=1.0, centre_px=np.array([49.5, 49.5]))
+        >>> maps.to_px = lambda xy: np.asarray(xy) * 1.0 + maps.centre_px
+        >>> change = np.zeros((100, 100), np.uint8); change[10:20, 30:35] = 255
+        >>> redo, box = box_of_change(change, np.zeros((0, 2)), np.zeros(0), maps, grow_px=2, pad_px=5)
+        >>> bool(redo[9, 29]), bool(redo[5, 30]), (box[0].start, box[0].stop, box[1].start, box[1].stop)
+        (True, False, (3, 27, 23, 42))
+    """
+    x, y, w, h = cv2.boundingRect(change)
+    if w == 0 or h == 0:
+        return None
+    g = int(np.ceil(grow_px))
+    x0, y0, x1, y1 = x - g, y - g, x + w + g, y + h + g
+    hit = touched_discs(change, xy_mm, r_mm, maps)
+    uv, r = maps.to_px(xy_mm[hit]), 1.15 * float(np.max(np.asarray(r_mm)[hit], initial=0.0)) * maps.px_per_mm
+    if len(uv):
+        x0, y0 = min(x0, int(np.floor((uv[:, 0] - r).min()))), min(y0, int(np.floor((uv[:, 1] - r).min())))
+        x1, y1 = max(x1, int(np.ceil((uv[:, 0] + r).max())) + 1), max(y1, int(np.ceil((uv[:, 1] + r).max())) + 1)
+    rows, cols = change.shape
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(cols, x1), min(rows, y1)
+    # grown and stamped inside the bounding box only (a fraction of the board image)
+    k = 2 * g + 1
+    redo = np.zeros_like(change)
+    part = cv2.dilate(change[y0:y1, x0:x1], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if len(uv):
+        part = cv2.bitwise_or(part, stamp_discs(part.shape, uv - (x0, y0), r))
+    redo[y0:y1, x0:x1] = part
+    p = int(np.ceil(pad_px))
+    box = (slice(max(0, y0 - p), min(rows, y1 + p)), slice(max(0, x0 - p), min(cols, x1 + p)))
+    return redo, box
+
+
+def in_mask(xy_mm: np.ndarray, mask: np.ndarray, maps: BoardMaps) -> np.ndarray:
+    """(N,) bool: centres (N, 2) board mm on a set pixel of `mask` (H, W) board image."""
+    uv = np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp)
+    h, w = mask.shape
+    u, v = np.clip(uv[:, 0], 0, w - 1), np.clip(uv[:, 1], 0, h - 1)
+    return np.asarray(mask[v, u] > 0)
+
+
+_RING = np.stack([np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1)
+_NEAR = np.concatenate([np.zeros((1, 2)), 1.3 * _RING])  # centre and a ring just outside (radii)
+
+
+def near_occluder(occlusion: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps) -> np.ndarray:
+    """(N,) bool: discs (centres (N, 2) board mm, radii (N,) mm) with the centre or a point just
+    outside the rim on the occlusion mask (`Detection.occlusion`: half the board-image scale).
+
+    Examples:
+        >>> from types import SimpleNamespace
+        >>> maps = SimpleNamespace(px_per_mm=1.0, centre_px=np.array([49.5, 49.5]))
+        >>> occ = np.zeros((50, 50), bool); occ[:, 30:] = True
+        >>> near_occluder(occ, np.array([[0.0, 0.0], [-30.0, 0.0]]), np.full(2, 10.0), maps).tolist()
+        [True, False]
+    """
+    if len(xy_mm) == 0:
+        return np.zeros(0, bool)
+    pts = xy_mm[:, None, :] + _NEAR[None] * np.asarray(r_mm)[:, None, None]
+    uv = np.rint(pts * (0.5 * maps.px_per_mm) + (maps.centre_px - 0.5) * 0.5).astype(np.intp)
+    h, w = occlusion.shape
+    u, v = np.clip(uv[..., 0], 0, w - 1), np.clip(uv[..., 1], 0, h - 1)
+    return np.asarray(occlusion[v, u].any(axis=1))
+
+
+@dataclass(slots=True)
+class StillPlanes:
+    """The still path's per-pixel planes of the whole board image, updated box by box.
+
+    Attributes:
+        lab: (H, W, 3) uint8 Lab board image.
+        far: (H, W) uint8 colour distance from the surface (see `colour_distance`).
+        fg: (H, W) uint8 0/255, `far` above the occlusion threshold.
+    """
+
+    lab: np.ndarray
+    far: np.ndarray
+    fg: np.ndarray
+
+    @classmethod
+    def empty(cls, shape: tuple[int, int]) -> StillPlanes:
+        h, w = shape
+        return cls(np.zeros((h, w, 3), np.uint8), np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8))
+
+    def update_lab(self, board_bgr: np.ndarray, box: Box) -> None:
+        """Lab of the rectified frame inside `box`."""
+        self.lab[box] = cv2.cvtColor(board_bgr[box], cv2.COLOR_BGR2LAB)
+
+    def update_far(self, surface_lab: np.ndarray, occlusion_far: float, box: Box) -> None:
+        """Colour distance and foreground inside `box` (after `update_lab`)."""
+        far = colour_distance(self.lab[box], surface_lab)
+        self.far[box] = far
+        self.fg[box] = (far > occlusion_far).astype(np.uint8) * 255

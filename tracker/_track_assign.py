@@ -7,10 +7,14 @@ optimum of `scipy.optimize.linear_sum_assignment` does not depend on order.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["assign", "closest_approach", "point_segment_distance", "untangle"]
+__all__ = [
+    "assign", "closest_approach", "point_distance", "point_segment_distance", "segment_and_point_distance", "untangle",
+]
 
 _BIG = 1e9
 
@@ -30,11 +34,52 @@ def point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nd
         >>> point_segment_distance(np.array([[5.0, 3.0], [12.0, 0.0]]), np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]]))
         array([[3., 2.]])
     """
-    ab = (b - a)[:, None, :]
-    ap = p[None, :, :] - a[:, None, :]
-    den = np.maximum((ab * ab).sum(-1), 1e-12)
-    s = np.clip((ap * ab).sum(-1) / den, 0.0, 1.0)
-    return np.asarray(np.linalg.norm(ap - s[..., None] * ab, axis=-1))
+    return _segment(p, a, b)[0]
+
+
+def segment_and_point_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`point_segment_distance(p, a, b)` and the (M, N) distances from every point `p` to every start `a`.
+
+    Both to the bit as `point_segment_distance` and `point_distance(p, a)` give them, in one pass.
+
+    Examples:
+        >>> p, a, b = np.array([[5.0, 3.0]]), np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
+        >>> seg, dist = segment_and_point_distance(p, a, b)
+        >>> seg.tolist(), dist.tolist()
+        ([[3.0]], [[5.830951894845301]])
+    """
+    seg, apx, apy = _segment(p, a, b)
+    return seg, np.sqrt(apx * apx + apy * apy)
+
+
+def _segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(M, N) point-segment distances and the (M, N) x and y offsets of every point from every start."""
+    # x and y kept apart: a sum over a last axis of length 2 costs more than the arithmetic itself
+    # (and x*x + y*y is what that sum and `np.linalg.norm` compute, to the bit)
+    apx = p[None, :, 0] - a[:, None, 0]
+    apy = p[None, :, 1] - a[:, None, 1]
+    abx = (b[:, 0] - a[:, 0])[:, None]
+    aby = (b[:, 1] - a[:, 1])[:, None]
+    den = np.maximum(abx * abx + aby * aby, 1e-12)
+    s = np.minimum(np.maximum((apx * abx + apy * aby) / den, 0.0), 1.0)
+    dx = apx - s * abx
+    dy = apy - s * aby
+    return np.sqrt(dx * dx + dy * dy), apx, apy
+
+
+def point_distance(p: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Distance from every point `p` (N, 2) to every point `a` (M, 2): (M, N) float64.
+
+    The same numbers as `point_segment_distance(p, a, a)` and `np.linalg.norm(p[None] - a[:, None], axis=-1)`,
+    to the bit, at a fraction of the cost.
+
+    Examples:
+        >>> point_distance(np.array([[3.0, 4.0]]), np.array([[0.0, 0.0], [3.0, 5.0]])).tolist()
+        [[5.0], [1.0]]
+    """
+    dx = p[None, :, 0] - a[:, None, 0]
+    dy = p[None, :, 1] - a[:, None, 1]
+    return np.asarray(np.sqrt(dx * dx + dy * dy))
 
 
 def assign(cost: np.ndarray, allowed: np.ndarray, miss_cost: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -58,15 +103,16 @@ def assign(cost: np.ndarray, allowed: np.ndarray, miss_cost: float | np.ndarray)
     m, n = cost.shape
     if m == 0 or n == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    miss = np.broadcast_to(np.asarray(miss_cost, np.float64), (m,))
-    full = np.full((m + n, n + m), _BIG)
+    w = n + m
+    full = np.full((m + n, w), _BIG)
     full[:m, :n] = np.where(allowed, cost, _BIG)
-    full[np.arange(m), n + np.arange(m)] = miss  # row i left unmatched
-    full[m + np.arange(n), np.arange(n)] = 0.0   # column j left unmatched
+    flat = full.reshape(-1)  # a view: the two diagonals below are written through it
+    flat[n::w + 1][:m] = miss_cost  # row i left unmatched: column n + i
+    flat[m * w::w + 1][:n] = 0.0  # column j left unmatched: row m + j
     full[m:, n:] = 0.0
-    rows, cols = linear_sum_assignment(full)
-    keep = (rows < m) & (cols < n)
-    rows, cols = rows[keep], cols[keep]
+    _, cols = linear_sum_assignment(full)  # (square: the rows come back as 0, 1, 2, ...)
+    rows = (cols[:m] < n).nonzero()[0]
+    cols = cols[rows]
     ok = allowed[rows, cols]
     return rows[ok], cols[ok]
 
@@ -90,6 +136,14 @@ def closest_approach(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndar
     den = np.maximum((dd * dd).sum(-1), 1e-12)
     s = np.clip(-(d0 * dd).sum(-1) / den, 0.0, 1.0)
     return np.asarray(np.linalg.norm(d0 + s[..., None] * dd, axis=-1))
+
+
+@lru_cache(maxsize=64)
+def _upper(k: int) -> np.ndarray:
+    """(k, k) bool, True above the diagonal (the pairs i < j), read-only."""
+    mask = np.triu(np.ones((k, k), bool), 1)
+    mask.setflags(write=False)
+    return mask
 
 
 def untangle(p0: np.ndarray, p1: np.ndarray, cols: np.ndarray, touch: np.ndarray, allowed: np.ndarray, *,
@@ -124,8 +178,15 @@ def untangle(p0: np.ndarray, p1: np.ndarray, cols: np.ndarray, touch: np.ndarray
     out = cols.copy()
     if k < 2:
         return out
-    near = closest_approach(p0[:, None], p1[:, None], p0[None, :], p1[None, :])
-    bad = np.triu(near < through * touch, 1)
+    # x and y apart (what `closest_approach` computes for every pair, to the bit); pairs i < j only
+    x0, y0 = p0[:, 0], p0[:, 1]
+    mx, my = p1[:, 0] - x0, p1[:, 1] - y0
+    d0x, d0y = x0[:, None] - x0[None, :], y0[:, None] - y0[None, :]
+    ddx, ddy = mx[:, None] - mx[None, :], my[:, None] - my[None, :]
+    den = np.maximum(ddx * ddx + ddy * ddy, 1e-12)
+    s = np.minimum(np.maximum(-(d0x * ddx + d0y * ddy) / den, 0.0), 1.0)
+    ex, ey = d0x + s * ddx, d0y + s * ddy
+    bad = (np.sqrt(ex * ex + ey * ey) < through * touch) & _upper(k)
     if not bad.any():
         return out
     done = np.zeros(k, bool)

@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["TrackArrays", "N_KINDS", "vote_kinds"]
+__all__ = ["Motion", "TrackArrays", "N_KINDS", "vote_kinds"]
 
 N_KINDS = 4  # DiscKind values 0..3
+
+
+class Motion(NamedTuple):
+    """Some tracks' arrays as the association reads them (fields as in `TrackArrays`, same rows)."""
+
+    xy: np.ndarray
+    vel: np.ndarray
+    last_t: np.ndarray
+    prev_speed: np.ndarray
+    kind: np.ndarray
+    share: np.ndarray
+    missed: np.ndarray
+    confirmed: np.ndarray
+    votes: np.ndarray
 
 
 @dataclass(slots=True)
@@ -65,6 +80,15 @@ class TrackArrays:
         """Rows where `keep` (bool (M,) or index array) selects."""
         return TrackArrays(*[getattr(self, name)[keep] for name in _NAMES])
 
+    def motion(self, rows: np.ndarray | None = None) -> Motion:
+        """The arrays the association reads, of `rows` (copies) or of every track (the arrays themselves)."""
+        if rows is None:
+            return Motion(self.xy, self.vel, self.last_t, self.prev_speed, self.kind, self.share, self.missed,
+                          self.confirmed, self.votes)
+        return Motion(self.xy.take(rows, axis=0), self.vel.take(rows, axis=0), self.last_t[rows], self.prev_speed[rows],
+                      self.kind[rows], self.share[rows], self.missed[rows], self.confirmed[rows],
+                      self.votes.take(rows, axis=0))
+
     def append(self, other: TrackArrays) -> TrackArrays:
         return TrackArrays(*[np.concatenate([getattr(self, name), getattr(other, name)]) for name in _NAMES])
 
@@ -86,10 +110,12 @@ def vote_kinds(votes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ([1], [0.75])
     """
     total = votes.sum(axis=1)
-    kind = np.argmax(votes, axis=1).astype(np.int8)
-    best = np.take_along_axis(votes, kind[:, None].astype(np.intp), axis=1)[:, 0]
-    share = np.where(total > 0, best / np.maximum(total, 1e-9), 0.0)
-    return kind, share
+    kind = votes.argmax(axis=1)
+    best = votes[np.arange(len(votes)), kind]
+    share = best / np.maximum(total, 1e-9)
+    if not (total > 0).all():  # (no votes at all: no share)
+        share[total <= 0] = 0.0
+    return kind.astype(np.int8), share
 
 
 _NAMES = tuple(f.name for f in fields(TrackArrays))

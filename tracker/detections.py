@@ -59,6 +59,29 @@ class FrameDetections:
     frame_idx: int | None = field(default=None)
 
     def __post_init__(self) -> None:
+        if not self._is_well_formed():
+            self._check()  # raises, naming the array and the expected and actual shape or dtype
+        for f in _ARRAY_FIELDS:
+            arr = getattr(self, f)
+            if arr is not None:
+                _frozen(arr)
+
+    def _is_well_formed(self) -> bool:
+        """The checks of `_check` without building its messages (this runs on every frame)."""
+        xy = self.xy_img
+        if not (isinstance(xy, np.ndarray) and xy.ndim == 2 and xy.shape[1] == 2 and xy.dtype == _FLOAT):
+            return False
+        n = xy.shape[0]
+        for f, width, dtype in _LAYOUT:
+            arr = getattr(self, f)
+            if arr is None and f in _OPTIONAL:
+                continue
+            shape = (n,) if width == 0 else (n, width)
+            if not (isinstance(arr, np.ndarray) and arr.dtype == dtype and arr.shape == shape):
+                return False
+        return True
+
+    def _check(self) -> None:
         check_shape(self.xy_img, (None, 2), "xy_img", dtype=_FLOAT)
         n = self.xy_img.shape[0]
         check_shape(self.radius_px, (n,), "radius_px", dtype=_FLOAT)
@@ -70,16 +93,19 @@ class FrameDetections:
             check_shape(self.flags, (n,), "flags", dtype=np.uint8)
         if self.track_id is not None:
             check_shape(self.track_id, (n,), "track_id", dtype=np.int32)
-        for f in _ARRAY_FIELDS:
-            arr = getattr(self, f)
-            if arr is not None:
-                _frozen(arr)
 
     def __len__(self) -> int:
         return int(self.xy_img.shape[0])
 
     def __getitem__(self, index: Any) -> FrameDetections:
         """Boolean mask or index array selection; returns a new object."""
+        if isinstance(index, np.ndarray) and index.dtype == bool and index.shape == (len(self),):
+            # (the common case, every frame: rows by `take`, the same copies as fancy indexing makes)
+            rows = index.nonzero()[0]
+            taken: dict[str, Any] = {
+                f: None if getattr(self, f) is None else getattr(self, f).take(rows, axis=0) for f in _ARRAY_FIELDS
+            }
+            return replace(self, **taken)
         picked: dict[str, Any] = {
             f: (None if getattr(self, f) is None else np.array(getattr(self, f)[index])) for f in _ARRAY_FIELDS
         }
@@ -113,3 +139,9 @@ class FrameDetections:
 
 
 _ARRAY_FIELDS = tuple(f.name for f in fields(FrameDetections) if f.name not in ("t_s", "frame_idx"))
+# (field, width (0: one value per disc), dtype) of every array but xy_img, as `_check` wants them
+_LAYOUT = (
+    ("radius_px", 0, np.dtype(_FLOAT)), ("kind", 0, np.dtype(np.int8)), ("score", 0, np.dtype(_FLOAT)),
+    ("xy_board", 2, np.dtype(_FLOAT)), ("flags", 0, np.dtype(np.uint8)), ("track_id", 0, np.dtype(np.int32)),
+)
+_OPTIONAL = frozenset({"xy_board", "flags", "track_id"})

@@ -137,10 +137,10 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     """
     if len(dets) == 0 or dets.xy_board is None or frac >= 1.0:
         return np.zeros(len(dets), bool)
-    r = radius_mm[np.clip(dets.kind.astype(np.int64), 0, 3)] * radii
+    r = radius_mm[np.minimum(np.maximum(dets.kind.astype(np.int64), 0), 3)] * radii
     pts = dets.xy_board.astype(np.float64)[:, None, :] + r[:, None, None] * _RING[None]
     hidden = np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(dets), -1)
-    covered: np.ndarray = hidden.mean(axis=1) >= frac - 1e-9
+    covered: np.ndarray = hidden.sum(axis=1) / hidden.shape[1] >= frac - 1e-9  # (the share: what `mean` gives)
     return covered
 
 
@@ -268,6 +268,8 @@ class Pipeline:
         return FrameResult(self._frame_idx, float(t_s), tracked, released, True, tracks)
 
     def _release(self, new: tuple[GameEvent, ...], t_s: float) -> tuple[GameEvent, ...]:
+        if not new and not self._held:  # (most frames)
+            return ()
         self._held.extend(new)
         cut = t_s - self.config.reorder_s
         out = sort_events(e for e in self._held if e.t_s <= cut)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["FrameRow", "ShotHistory", "assemble"]
+__all__ = ["FrameRow", "ShotHistory", "assemble", "median_xy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +75,33 @@ def assemble(rows: deque[FrameRow] | list[FrameRow]) -> ShotHistory:
         ([2, 5], [3.0, 4.0], True)
     """
     rows = list(rows)
-    ids = np.unique(np.concatenate([r.ids for r in rows])) if rows else np.zeros(0, np.int32)
+    if not rows:
+        return ShotHistory(np.zeros(0, np.int32), np.zeros(0), np.zeros(0, np.int64), np.full((0, 0, 2), np.nan))
+    all_ids = np.concatenate([r.ids for r in rows])
+    ids = np.unique(all_ids)
     xy = np.full((len(ids), len(rows), 2), np.nan)
-    for k, r in enumerate(rows):
-        if len(r.ids):
-            xy[np.searchsorted(ids, r.ids), k] = r.xy_mm
+    # every observation into its (track, frame) cell at once (a track appears once in a frame)
+    col = np.repeat(np.arange(len(rows)), [len(r.ids) for r in rows])
+    xy[np.searchsorted(ids, all_ids), col] = np.concatenate([r.xy_mm for r in rows]).reshape(-1, 2)
     t = np.array([r.t_s for r in rows], np.float64)
     f = np.array([r.frame_idx for r in rows], np.int64)
     return ShotHistory(ids.astype(np.int32), t, f, xy)
+
+
+def median_xy(xy: np.ndarray) -> np.ndarray:
+    """(2,) median of a few (n, 2) points along axis 0: `np.median(xy, axis=0)` to the bit, faster.
+
+    The middle point of the sorted coordinates, or the mean of the middle two (their sum halved,
+    as `np.mean` does); NaNs and an empty input go to `np.median` itself.
+
+    Examples:
+        >>> median_xy(np.array([[1.0, 5.0], [3.0, 2.0], [2.0, 9.0], [7.0, 0.5]])).tolist()
+        [2.5, 3.5]
+    """
+    n = len(xy)
+    if n == 0 or np.isnan(xy).any():
+        return np.asarray(np.median(xy, axis=0))
+    s = np.sort(xy, axis=0)
+    h = n // 2
+    out: np.ndarray = s[h].copy() if n % 2 else (s[h - 1] + s[h]) / 2.0
+    return out

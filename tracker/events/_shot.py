@@ -21,7 +21,7 @@ from tracker.events._first_contact import (
     guess_first_contact,
     seen_before_contact,
 )
-from tracker.events._history import ShotHistory
+from tracker.events._history import ShotHistory, median_xy
 from tracker.events._losses import Loss
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_losses import find_losses
@@ -113,7 +113,7 @@ def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning)
     n = seen.sum(axis=1)
     end = np.full(anchor.shape, np.nan)
     for r in np.flatnonzero(n > 0):  # once per shot
-        end[r] = np.median(after[r, seen[r]][-5:], axis=0)
+        end[r] = median_xy(after[r, seen[r]][-5:])
     shift = np.hypot(*(end - anchor).T)
     return np.asarray(far | (np.nan_to_num(shift, nan=0.0) > tune.shift_mm))
 
@@ -162,7 +162,7 @@ def _rest_position(hist: ShotHistory, row: int) -> tuple[float, float] | None:
     cols, _, p = hist.observations(row)
     if len(cols) == 0:
         return None
-    xy = np.median(p[-5:], axis=0)
+    xy = median_xy(p[-5:])
     return float(xy[0]), float(xy[1])
 
 

@@ -82,24 +82,35 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
     n = 1 if origin is not None else 2
     u = hint / max(float(np.hypot(*hint)), 1e-9)
     while n < len(xy):  # a few dozen observations at most, once per shot
-        pts = xy[:n] if origin is None else np.vstack([np.repeat(origin[None], n, axis=0), xy[:n]])
-        u = fit_direction(pts, u) if len(pts) > 2 or origin is None else u
-        c = pts.mean(axis=0)
+        pts = xy[:n] if origin is None else _with_origin(origin, xy, n)
+        if len(pts) > 2 or origin is None:
+            u, c = _fit(pts, u)
+        else:
+            c = pts.mean(axis=0)
         d = xy[n] - c
         step = float(np.hypot(*(xy[n] - xy[n - 1])))
         perp = abs(float(d[0] * u[1] - d[1] * u[0]))
         # a direction fitted to few points over a short span is uncertain (least squares: angle error
         # ~ noise * sqrt(12 / n) / span); its error grows with the distance ahead (at 120 fps the first
         # observation in motion is often only ~15 mm from the origin)
-        span = float(np.ptp((pts - c) @ u))
+        along = (pts - c) @ u
+        span = float(along.max() - along.min())
         lever = tol_mm * np.sqrt(3.0 / len(pts)) * max(float(d @ u), 0.0) / max(span, tol_mm)
         if perp > tol_mm + blur_frac * step + lever or float((xy[n] - xy[n - 1]) @ u) < -tol_mm:
             break
         n += 1
     if n >= 2 or origin is not None:
-        pts = xy[:n] if origin is None else np.vstack([np.repeat(origin[None], n, axis=0), xy[:n]])
+        pts = xy[:n] if origin is None else _with_origin(origin, xy, n)
         u = fit_direction(pts, u)
     return u, n
+
+
+def _with_origin(origin: np.ndarray, xy: np.ndarray, n: int) -> np.ndarray:
+    """(2n, 2): `origin` n times (it weighs as much as the observations), then `xy[:n]`."""
+    pts = np.empty((2 * n, 2), np.result_type(origin, xy))
+    pts[:n] = origin
+    pts[n:] = xy[:n]
+    return pts
 
 
 def fit_direction(xy: np.ndarray, hint: np.ndarray) -> np.ndarray:
@@ -109,10 +120,15 @@ def fit_direction(xy: np.ndarray, hint: np.ndarray) -> np.ndarray:
         >>> fit_direction(np.array([[0.0, 0.0], [1.0, 0.1], [2.0, -0.1], [3.0, 0.0]]), np.array([1.0, 0.0]))[0].round(2)
         np.float64(1.0)
     """
-    d = xy - xy.mean(axis=0)
-    _, _, vt = np.linalg.svd(d, full_matrices=False)
+    return _fit(xy, hint)[0]
+
+
+def _fit(xy: np.ndarray, hint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`fit_direction` and the (2,) centroid of `xy` it was fitted around."""
+    c = xy.mean(axis=0)
+    _, _, vt = np.linalg.svd(xy - c, full_matrices=False)
     u: np.ndarray = vt[0]
-    return -u if float(u @ hint) < 0 else u
+    return (-u if float(u @ hint) < 0 else u), c
 
 
 def back_to_line(p: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float = np.inf) -> np.ndarray | None:

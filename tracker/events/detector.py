@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tracker.errors import ConfigError
 from tracker.events import factory
-from tracker.events._history import FrameRow, assemble
-from tracker.events._shot import ShotContext, ShotOutcome, ShotTuning, analyse_shot
+from tracker.events._anchor import find_striker_rest
+from tracker.events._config import EventConfig, EventUpdate
+from tracker.events._history import FrameRow, assemble, median_xy
+from tracker.events._shot import ShotContext, ShotOutcome, analyse_shot
 from tracker.events._start import distance_from_line, where_it_stood
 from tracker.events.types import GameEvent
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
@@ -36,62 +37,10 @@ __all__ = ["EventConfig", "EventDetector", "EventUpdate", "OcclusionTest"]
 OcclusionTest = Callable[[np.ndarray], np.ndarray]
 
 
-@dataclass(frozen=True, slots=True)
-class EventConfig:
-    """Event detection tuning. Lengths in mm, speeds in mm/s, times in s.
-
-    Attributes:
-        rest_s: a shot ends once every disc seen has been at rest this long.
-        rest_disp_mm: a disc whose observations stayed within this distance over `motion_window_s` is at rest.
-        motion_window_s: time over which rest is judged (longer = less noise).
-        start_speed_mm_s: a disc moving faster than this between shots starts a shot ...
-        start_disp_mm: ... if it also moved this far from where it stood.
-        confirm_s: ... and motion (or the disc vanishing) is seen again within this time.
-        striker_lead_s: a striker seen moving between shots starts one only if, at its speed, it
-            left its placement line at most this long ago (it is hidden under the hand only briefly).
-        vanish_confirm_dt_s: a moving striker that vanishes at once confirms a shot only if frames are
-            at least this far apart (below ~45 fps a fast striker blurs out of detection; at higher
-            rates a striker struck is seen moving again, one lifted by hand is not).
-        pre_s: history kept before a shot starts (the striker's placement, rest positions).
-        max_shot_s: a shot still moving after this long is closed anyway.
-        placed_min_hits: observations at rest before a new disc is announced as placed.
-        init_s: discs seen within this time of the first frame were there from the start (no placed event).
-        shot: tuning of the end-of-shot analysis.
-    """
-
-    rest_s: float = 0.25
-    rest_disp_mm: float = 4.0
-    motion_window_s: float = 0.1
-    start_speed_mm_s: float = 400.0
-    start_disp_mm: float = 8.0
-    confirm_s: float = 0.12
-    striker_lead_s: float = 0.1
-    vanish_confirm_dt_s: float = 0.022
-    pre_s: float = 1.5
-    max_shot_s: float = 60.0
-    placed_min_hits: int = 5
-    init_s: float = 0.5
-    shot: ShotTuning = field(default_factory=ShotTuning)
-
-    def __post_init__(self) -> None:
-        for name in ("rest_s", "rest_disp_mm", "motion_window_s", "start_speed_mm_s", "start_disp_mm",
-                     "confirm_s", "striker_lead_s", "vanish_confirm_dt_s", "pre_s", "max_shot_s", "init_s"):
-            value = getattr(self, name)
-            if not 0.0 < value < 1e5:
-                raise ConfigError(f"EventConfig.{name}={value} outside (0, 1e5)")
-        if not 1 <= self.placed_min_hits <= 20:
-            raise ConfigError(f"EventConfig.placed_min_hits={self.placed_min_hits} outside [1, 20]")
-
-
-@dataclass(frozen=True, slots=True)
-class EventUpdate:
-    """What one frame produced: new events (any order) and track ids that left the board."""
-
-    events: tuple[GameEvent, ...]
-    remove: tuple[int, ...]
-
 
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
+# a plain int: comparing an array with an IntEnum member converts the member on every call
+_STRIKER = int(DiscKind.STRIKER)
 
 
 def _no_occlusion(xy: np.ndarray) -> np.ndarray:
@@ -122,6 +71,7 @@ class EventDetector:
     _ctx: ShotContext | None = field(init=False, repr=False)
     _hidden: set[int] = field(init=False, repr=False)
     _known: set[int] = field(init=False, repr=False)
+    _known_arr: np.ndarray | None = field(init=False, repr=False)
     _t0: float | None = field(init=False, repr=False)
     _last: Tracks | None = field(init=False, repr=False)
     last_shot: ShotOutcome | None = field(init=False, repr=False)
@@ -136,7 +86,7 @@ class EventDetector:
         self._shot_no, self._in_shot, self._pending = 0, False, None
         self._pending_dir = {}
         self._t_trigger, self._rest_since, self._ctx = 0.0, None, None
-        self._hidden, self._known = set(), set()
+        self._hidden, self._known, self._known_arr = set(), set(), None
         self._t0, self._last = None, None
         self.last_shot = None
 
@@ -156,7 +106,7 @@ class EventDetector:
         self._clock(t)
         # 1. buffer this frame's observations
         xy_obs = np.where(tracks.seen[:, None], tracks.xy_mm, np.nan)
-        self._rows.append(FrameRow(t, tracks.frame_idx, tracks.ids.copy(), xy_obs))
+        self._rows.append(FrameRow(t, tracks.frame_idx, tracks.ids, xy_obs))  # (a snapshot's ids are read-only)
         # 2. discs that just vanished under a hand are hidden, not lost
         self._mark_hidden(tracks, is_occluded or _no_occlusion)
         # 3./4. between shots: start and placements; in a shot: has everything come to rest?
@@ -193,12 +143,17 @@ class EventDetector:
         if self._hidden:
             self._hidden.difference_update(tracks.ids[tracks.seen].tolist())
         # a disc gone just now (ahead on its path too), or a slow one gone a while ago that a hand now covers
-        slow = np.hypot(tracks.vel_mm_s[:, 0], tracks.vel_mm_s[:, 1]) < self.config.shot.min_loss_speed_mm_s
-        just = np.flatnonzero(tracks.confirmed & ((tracks.missed == 1) | ((tracks.missed > 1) & slow)))
-        if just.size == 0:
+        gone = (tracks.confirmed & (tracks.missed > 0)).nonzero()[0]
+        if gone.size == 0:  # (most frames: every disc seen)
             return
-        ahead = tracks.xy_mm[just] + tracks.vel_mm_s[just] * self.frame_dt_s
-        under = occluded(np.concatenate([tracks.xy_mm[just], ahead]))
+        vel = tracks.vel_mm_s.take(gone, axis=0)  # (`take`: row selection without fancy indexing's overhead)
+        slow = np.hypot(vel[:, 0], vel[:, 1]) < self.config.shot.min_loss_speed_mm_s
+        just = gone[(tracks.missed[gone] == 1) | slow]
+        if just.size == 0 or self._hidden.issuperset(tracks.ids[just].tolist()):
+            return  # (nothing new to hide: a disc stays hidden until it is seen again)
+        xy = tracks.xy_mm.take(just, axis=0)
+        ahead = xy + tracks.vel_mm_s.take(just, axis=0) * self.frame_dt_s
+        under = occluded(np.concatenate([xy, ahead]))
         hid = under[: just.size] | under[just.size:]
         self._hidden.update(tracks.ids[just[hid]].tolist())
 
@@ -209,7 +164,8 @@ class EventDetector:
         win = hist[:, -w - 1:, :]
         diff = np.abs(win - hist[:, -1:, :])
         n_obs = np.isfinite(win[:, :, 0]).sum(axis=1)
-        spread = np.where(np.isnan(diff), 0.0, diff).max(axis=(1, 2)) if len(tracks) else np.zeros(0)
+        # the largest displacement seen, NaN (not seen) counting as none
+        spread = np.fmax.reduce(diff.reshape(len(diff), diff.shape[1] * 2), axis=1, initial=0.0)
         return tracks.seen & (n_obs >= 2) & (spread <= self.config.rest_disp_mm), n_obs
 
     def _trim(self, t_keep: float) -> None:
@@ -232,13 +188,20 @@ class EventDetector:
         fast &= speed * self.frame_dt_s > 0.5 * cfg.start_disp_mm
         # a striker set in motion left its placement line a moment ago; one that comes in from beyond
         # the line, or would have crossed open board unseen to get here, is a hand (issue 4)
-        far = (tracks.kind == DiscKind.STRIKER) & (self._line_lead_s(tracks, speed) > cfg.striker_lead_s)
-        fast &= ~far
+        striker = tracks.kind == _STRIKER
         # a struck striker that vanishes at once (blurred at a low frame rate) confirms its own first
         # move; a coin that vanishes, or a striker taken away under a hand, does not
-        vanished_moving = ((tracks.missed == 1) & tracks.confirmed & (speed > cfg.start_speed_mm_s)
-                           & (tracks.kind == DiscKind.STRIKER) & ~far
-                           & np.isin(tracks.ids, list(self._pending_dir)))
+        vanished_moving = (tracks.missed == 1) & tracks.confirmed & (speed > cfg.start_speed_mm_s) & striker
+        if self._pending_dir and vanished_moving.any():
+            vanished_moving &= np.isin(tracks.ids, list(self._pending_dir))
+        else:
+            vanished_moving[:] = False
+        # (the lead is needed only for a striker that may start a shot; most frames have none)
+        s_rows = np.flatnonzero(striker & (fast | vanished_moving))
+        if s_rows.size:
+            far = self._line_lead_s(tracks, speed, s_rows) > cfg.striker_lead_s
+            fast[s_rows[far]] = False
+            vanished_moving[s_rows[far]] = False
         if self.frame_dt_s < cfg.vanish_confirm_dt_s:
             vanished_moving[:] = False
         if vanished_moving.any():
@@ -252,9 +215,10 @@ class EventDetector:
             self._pending_dir = {}
         # a struck disc keeps going: a track that jumped out and straight back (a false detection
         # taken for a disc at rest for one frame) does not confirm its own first move
-        heading = tracks.vel_mm_s / np.maximum(speed, 1e-9)[:, None]
-        before = np.array([self._pending_dir.get(i, (np.nan, np.nan)) for i in tracks.ids.tolist()]).reshape(-1, 2)
-        fast &= ~((heading * before).sum(axis=1) < 0.0)  # (NaN: not moving before, any direction)
+        if self._pending_dir:
+            heading = tracks.vel_mm_s / np.maximum(speed, 1e-9)[:, None]
+            before = self._pending_heading(tracks.ids)
+            fast &= ~((heading * before).sum(axis=1) < 0.0)  # (NaN: not moving before, any direction)
         if not fast.any() and not (self._pending is not None and vanished_moving.any()):
             return
         # motion is confirmed by the same disc seen moving again: a coin that twitched (a misread
@@ -262,19 +226,30 @@ class EventDetector:
         again = vanished_moving.any() or bool(np.isin(tracks.ids[fast], list(self._pending_dir)).any())
         if self._pending is None or not again:
             self._pending = t
+            heading = tracks.vel_mm_s / np.maximum(speed, 1e-9)[:, None]
             self._pending_dir = {int(i): (float(h[0]), float(h[1])) for i, h in zip(tracks.ids[fast], heading[fast],
                                                                                    strict=True)}
             return
         self._begin_shot(tracks)
 
-    def _line_lead_s(self, tracks: Tracks, speed: np.ndarray) -> np.ndarray:
-        """(M,) time (s) each track would have taken at its speed to come from a placement line."""
+    def _pending_heading(self, ids: np.ndarray) -> np.ndarray:
+        """(M, 2) heading of each track when motion was first seen (NaN: not moving then)."""
+        keys = np.fromiter(self._pending_dir, np.int64, len(self._pending_dir))
+        dirs = np.array(list(self._pending_dir.values()), np.float64).reshape(-1, 2)
+        out = np.full((len(ids), 2), np.nan)
+        hit = ids[:, None] == keys[None, :]
+        rows, k = np.nonzero(hit)
+        out[rows] = dirs[k]
+        return out
+
+    def _line_lead_s(self, tracks: Tracks, speed: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(R,) time (s) each track of `rows` would have taken at its speed to come from a placement line."""
         b = self.board
         half_band = b.base_line_gap_mm / 2 if b.base_line_length_mm > 0 else b.rail_zone_depth_mm / 2
         band = half_band + _LINE_NOISE_MM
-        origin = where_it_stood(tracks.hist_xy_mm, tracks.xy_mm)
-        d = distance_from_line(origin, tracks.vel_mm_s, self.placement_line_mm, self.placement_extent_mm, band)
-        lead_s: np.ndarray = d / np.maximum(speed, 1.0)
+        origin = where_it_stood(tracks.hist_xy_mm[rows], tracks.xy_mm[rows])
+        d = distance_from_line(origin, tracks.vel_mm_s[rows], self.placement_line_mm, self.placement_extent_mm, band)
+        lead_s: np.ndarray = d / np.maximum(speed[rows], 1.0)
         return lead_s
 
     def _begin_shot(self, tracks: Tracks) -> None:
@@ -295,13 +270,15 @@ class EventDetector:
         for r in rows:  # once per shot: the median of the last observations near the last one
             obs = pre[r, seen[r]][-6:]
             near = obs[np.hypot(*(obs - obs[-1]).T) < 3.0]
-            xy = np.median(near, axis=0)
+            xy = median_xy(near)
             anchors[int(hist.ids[r])] = (float(xy[0]), float(xy[1]))
         # discs not seen lately (under a hand) stand where they were last seen
         for i, xy, ok in zip(tracks.ids.tolist(), tracks.xy_mm, tracks.confirmed, strict=True):
             if ok and i not in anchors and (i in self._hidden or i in self._known):
                 anchors[i] = (float(xy[0]), float(xy[1]))
-        striker_rest = self._striker_rest(hist, pre, seen, last, tracks)
+        dt, line = self.frame_dt_s, self.placement_line_mm
+        striker_rest = find_striker_rest(hist, pre, seen, last, tracks, t_trigger_s=self._t_trigger, frame_dt_s=dt,
+                                         line_mm=line)
         if striker_rest is None:
             # the striker is often seen standing only in the frame just before motion was noticed,
             # as the flicking hand draws back (issue 4)
@@ -309,7 +286,8 @@ class EventDetector:
             pre1 = hist.xy_mm[:, : max(k1, 1)]
             seen1 = np.isfinite(pre1[..., 0])
             last1 = pre1.shape[1] - 1 - np.argmax(seen1[:, ::-1], axis=1)
-            striker_rest = self._striker_rest(hist, pre1, seen1, last1, tracks)
+            striker_rest = find_striker_rest(hist, pre1, seen1, last1, tracks, t_trigger_s=self._t_trigger,
+                                             frame_dt_s=dt, line_mm=line)
         for i in [i for i, k in zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True) if k == DiscKind.STRIKER]:
             anchors.pop(i, None)
         self._ctx = ShotContext(
@@ -319,51 +297,6 @@ class EventDetector:
             placement_extent_mm=self.placement_extent_mm,
             kind_before=dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True)),
         )
-
-    def _striker_rest(self, hist: object, pre: np.ndarray, seen: np.ndarray, last: np.ndarray,
-                      tracks: Tracks) -> tuple[float, float] | None:
-        """The striker's placement, if it was seen standing there shortly before the shot."""
-        rows = np.flatnonzero(tracks.kind == DiscKind.STRIKER)
-        h_ids = hist.ids  # type: ignore[attr-defined]
-        for i in tracks.ids[rows].tolist():
-            r = int(np.searchsorted(h_ids, i))
-            if r >= len(h_ids) or h_ids[r] != i or not seen[r].any():
-                continue
-            xy = pre[r, last[r]]
-            t_seen = float(hist.t_s[last[r]])  # type: ignore[attr-defined]
-            # still, not being slid along the line by hand: the observation before (if in the
-            # previous frame or two) is at the same place
-            prev = np.flatnonzero(seen[r, : last[r]])
-            t_prev = float(hist.t_s[prev[-1]]) if prev.size else -np.inf  # type: ignore[attr-defined]
-            moving = t_seen - t_prev <= 2.5 * self.frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
-            xy_still, t_still = self._last_still(hist, pre[r], seen[r])
-            if moving or (t_seen - t_still <= 2.5 * self.frame_dt_s and t_still < t_seen):
-                # already on its way when motion was noticed (a slow striker at a high frame rate
-                # moves less than the noise per frame): where it last stood still, if seen there
-                xy, t_seen = xy_still, t_still
-            on_line = bool(np.isfinite(xy[0])) and min(
-                abs(abs(float(xy[0])) - self.placement_line_mm), abs(abs(float(xy[1])) - self.placement_line_mm)) < 30.0
-            if on_line and self._t_trigger - t_seen <= 1.0:
-                return float(xy[0]), float(xy[1])
-        return None
-
-    def _last_still(self, hist: object, pre: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, float]:
-        """The last place (board mm) and time (s) a track was seen standing (three observations in a row that agree)."""
-        cols = np.flatnonzero(seen)
-        t = hist.t_s[cols]  # type: ignore[attr-defined]
-        p = pre[cols]
-        if len(t) < 2:
-            return np.full(2, np.nan), -np.inf
-        step = (np.diff(t) <= 2.5 * self.frame_dt_s) & (np.hypot(*np.diff(p, axis=0).T) <= 3.0)
-        two = (np.hypot(*(p[2:] - p[:-2]).T) <= 3.0) & step[1:] & step[:-1]
-        if two.any():
-            k = int(np.flatnonzero(two)[-1]) + 2
-            return p[k], float(t[k])
-        # seen standing only once, as the hand that hid it let go: the first observation after it
-        # came out from under the hand
-        gaps = np.flatnonzero(np.diff(t) > 2.5 * self.frame_dt_s)
-        k = int(gaps[-1]) + 1 if gaps.size else 0
-        return (p[k], float(t[k])) if k < len(t) - 1 else (np.full(2, np.nan), -np.inf)
 
     def _watch_shot(self, tracks: Tracks, at_rest: np.ndarray, n_obs: np.ndarray) -> EventUpdate:
         cfg, t = self.config, tracks.t_s
@@ -396,6 +329,7 @@ class EventDetector:
             self._shot_no += 1
         self._known.update(hist.ids.tolist())
         self._known.difference_update(out.lost_ids)
+        self._known_arr = None
         self.last_shot = out
         return out
 
@@ -403,13 +337,14 @@ class EventDetector:
         """Discs that appeared on the board between shots and stayed (put there by hand)."""
         cfg, t = self.config, tracks.t_s
         assert self._t0 is not None
-        fresh = tracks.confirmed & tracks.seen & ~np.isin(tracks.ids, list(self._known))
+        fresh = tracks.confirmed & tracks.seen & ~self._is_known(tracks.ids)
         if not fresh.any():
             return []
+        self._known_arr = None  # (the known ids change below)
         if t - self._t0 <= cfg.init_s:
             self._known.update(tracks.ids[fresh].tolist())
             return []
-        striker = fresh & (tracks.kind == DiscKind.STRIKER)
+        striker = fresh & (tracks.kind == _STRIKER)
         self._known.update(tracks.ids[striker].tolist())  # the striker's placement is part of a shot
         recent = tracks.hist_xy_mm[:, -cfg.placed_min_hits:, 0]
         ready = fresh & ~striker & at_rest & (np.isfinite(recent).sum(axis=1) >= cfg.placed_min_hits)
@@ -423,6 +358,16 @@ class EventDetector:
             ref = factory.disc_ref(int(tracks.ids[row]), int(tracks.kind[row]))
             out.append(factory.placed(t_first, frame, disc=ref, xy_mm=tracks.xy_mm[row]))
         return out
+
+    def _is_known(self, ids: np.ndarray) -> np.ndarray:
+        """(M,) bool: track ids in `_known` (a sorted copy of the set is kept until the set changes)."""
+        if self._known_arr is None:
+            self._known_arr = np.sort(np.fromiter(self._known, np.int64, len(self._known)))
+        known = self._known_arr
+        if known.size == 0:
+            return np.zeros(len(ids), bool)
+        at = np.minimum(np.searchsorted(known, ids), known.size - 1)
+        return np.asarray(known[at] == ids)
 
     @property
     def placement_extent_mm(self) -> float:

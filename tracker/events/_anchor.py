@@ -1,0 +1,81 @@
+"""Where the striker stood before a shot, read off the buffered observations (once per shot).
+
+Board mm (origin at the board centre), seconds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.events._history import ShotHistory
+from tracker.specs import DiscKind
+from tracker.track import Tracks
+
+__all__ = ["find_striker_rest", "last_still"]
+
+_STRIKER = int(DiscKind.STRIKER)
+
+
+def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last: np.ndarray, tracks: Tracks, *,
+                      t_trigger_s: float, frame_dt_s: float, line_mm: float) -> tuple[float, float] | None:
+    """The striker's placement (board mm), if it was seen standing there shortly before the shot.
+
+    Args:
+        hist: the buffered observations.
+        pre: (M, k, 2) `hist.xy_mm` up to shortly before motion was noticed (board mm, NaN: not seen).
+        seen: (M, k) bool, finite in `pre`.
+        last: (M,) column of each row's last observation in `pre`.
+        tracks: the tracks when the shot began.
+        t_trigger_s: when motion was noticed, s.
+        frame_dt_s: frame interval, s.
+        line_mm: distance of the placement lines from the centre, mm.
+    """
+    rows = np.flatnonzero(tracks.kind == _STRIKER)
+    h_ids = hist.ids
+    for i in tracks.ids[rows].tolist():
+        r = int(np.searchsorted(h_ids, i))
+        if r >= len(h_ids) or h_ids[r] != i or not seen[r].any():
+            continue
+        xy = pre[r, last[r]]
+        t_seen = float(hist.t_s[last[r]])
+        # still, not being slid along the line by hand: the observation before (if in the
+        # previous frame or two) is at the same place
+        prev = np.flatnonzero(seen[r, : last[r]])
+        t_prev = float(hist.t_s[prev[-1]]) if prev.size else -np.inf
+        moving = t_seen - t_prev <= 2.5 * frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
+        xy_still, t_still = last_still(hist.t_s, pre[r], seen[r], frame_dt_s)
+        if moving or (t_seen - t_still <= 2.5 * frame_dt_s and t_still < t_seen):
+            # already on its way when motion was noticed (a slow striker at a high frame rate
+            # moves less than the noise per frame): where it last stood still, if seen there
+            xy, t_seen = xy_still, t_still
+        on_line = bool(np.isfinite(xy[0])) and min(
+            abs(abs(float(xy[0])) - line_mm), abs(abs(float(xy[1])) - line_mm)) < 30.0
+        if on_line and t_trigger_s - t_seen <= 1.0:
+            return float(xy[0]), float(xy[1])
+    return None
+
+
+def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: float) -> tuple[np.ndarray, float]:
+    """The last place (board mm) and time (s) a track was seen standing (three observations in a row that agree).
+
+    Args:
+        t_s: (k,) frame times, s.
+        pre: (k, 2) the track's observations, board mm (NaN: not seen).
+        seen: (k,) bool, finite in `pre`.
+        frame_dt_s: frame interval, s.
+    """
+    cols = np.flatnonzero(seen)
+    t = t_s[cols]
+    p = pre[cols]
+    if len(t) < 2:
+        return np.full(2, np.nan), -np.inf
+    step = (np.diff(t) <= 2.5 * frame_dt_s) & (np.hypot(*np.diff(p, axis=0).T) <= 3.0)
+    two = (np.hypot(*(p[2:] - p[:-2]).T) <= 3.0) & step[1:] & step[:-1]
+    if two.any():
+        k = int(np.flatnonzero(two)[-1]) + 2
+        return p[k], float(t[k])
+    # seen standing only once, as the hand that hid it let go: the first observation after it
+    # came out from under the hand
+    gaps = np.flatnonzero(np.diff(t) > 2.5 * frame_dt_s)
+    k = int(gaps[-1]) + 1 if gaps.size else 0
+    return (p[k], float(t[k])) if k < len(t) - 1 else (np.full(2, np.nan), -np.inf)

@@ -61,27 +61,14 @@ class BoardMaps:
     def centre_px(self) -> np.ndarray:
         return np.array([(self.size[0] - 1) / 2.0, (self.size[1] - 1) / 2.0])
 
-    def rectify(
-        self,
-        frame_bgr: np.ndarray,
-        box: tuple[slice, slice] | None = None,
-        *,
-        interpolation: int = cv2.INTER_LINEAR,
-    ) -> np.ndarray:
-        """(H, W, C) original frame -> rectified board image (size[1], size[0], C), same dtype;
-        with `box` (rows, cols of the board image) only that part of it.
-
-        `interpolation=cv2.INTER_NEAREST` costs about half as much (for change detection)."""
+    def rectify(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """(H, W, C) original frame -> rectified board image (size[1], size[0], C), same dtype."""
         if (frame_bgr.shape[1], frame_bgr.shape[0]) != self.image_size:
             raise ValueError(
                 f"frame_bgr: expected a {self.image_size[0]}x{self.image_size[1]} frame, "
                 f"got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}"
             )
-        map1, map2 = (self.map1, self.map2) if box is None else (self.map1[box], self.map2[box])
-        if interpolation == cv2.INTER_NEAREST:  # the integer part of the fixed-point map is enough
-            near = cv2.remap(frame_bgr, map1, None, interpolation, borderMode=cv2.BORDER_REPLICATE)  # type: ignore[call-overload]
-            return np.asarray(near)
-        return cv2.remap(frame_bgr, map1, map2, interpolation, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.remap(frame_bgr, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def to_mm(self, uv: np.ndarray) -> np.ndarray:
         """(N, 2) board-image pixels -> (N, 2) float64 board mm."""

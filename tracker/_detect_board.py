@@ -49,6 +49,8 @@ class BoardGeometry:
     markings: np.ndarray
     surface_half: np.ndarray
     surface_half_px: int
+    surface_rim: np.ndarray
+    surface_rim_px: int
     markings_half: np.ndarray
     marking_xy_mm: np.ndarray
     marking_r_mm: float
@@ -300,6 +302,17 @@ def _mark_offsets(marks: np.ndarray, maps: BoardMaps) -> tuple[np.ndarray, np.nd
     return idx(face_pts), idx(band_pts)
 
 
+# width of the band along the surface's boundary where occluders reaching in are seen (px)
+_RIM_PX = 3
+
+
+def _rim(surface: np.ndarray, width_px: int) -> np.ndarray:
+    """(H, W) uint8 0/255: the surface pixels within `width_px` of its boundary."""
+    k = 2 * width_px + 1
+    inner = cv2.erode(surface, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)), borderValue=0)
+    return np.asarray(cv2.bitwise_and(surface, cv2.bitwise_not(inner)))
+
+
 def build_geometry(
     board: BoardSpec,
     maps: BoardMaps,
@@ -342,6 +355,8 @@ def build_geometry(
         markings=mk.astype(np.uint8) * 255,
         surface_half=surf_half,
         surface_half_px=int(np.count_nonzero(surf_half)),
+        surface_rim=_rim(surf.astype(np.uint8) * 255, _RIM_PX),
+        surface_rim_px=_RIM_PX,
         markings_half=mk_half,
         marking_xy_mm=marks,
         marking_r_mm=mark_r,

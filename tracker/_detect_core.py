@@ -29,7 +29,7 @@ from tracker._detect_steps import (
 )
 from tracker._detect_types import Detection, DetectorConfig, Found
 from tracker._detect_vote import edge_field, vote_centres
-from tracker.occlusion import stamp_discs
+from tracker.occlusion import reaching_in, stamp_discs
 from tracker.specs import DiscKind, EquipmentSpec, load_board
 
 __all__ = ["DetectorCore"]
@@ -71,9 +71,10 @@ class DetectorCore:
         self._lab_of: np.ndarray | None = None
         self._lab_img: np.ndarray = np.zeros(0, np.uint8)
         self._planes = StillPlanes.empty(self.geom.shape)
-        # change-driven still path: the rectified frame (up to date where detected afresh), and
-        # where discs were detected afresh in the last frame (None: everywhere)
-        self._board_img = np.zeros((*self.geom.shape, 3), np.uint8)
+        self._no_hands = np.zeros(self.geom.shape, bool)
+        self._hands = self._no_hands  # the still path's last `_reaching_in`
+        # change-driven still path: where discs were detected afresh in the last frame (None:
+        # everywhere)
         self._redone: np.ndarray | None = None
         self._nothing_redone = np.zeros(self.geom.shape, np.uint8)
         self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
@@ -102,7 +103,30 @@ class DetectorCore:
             valid = valid & (boxes[0][outer] > 0)
         xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
         fg = planes.fg if boxes is None else None
-        return self._finish(frame_bgr, board_bgr, planes.lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False)
+        # a hand or arm reaching in: its knuckles and fingertips look like discs, so a disc on it
+        # must show a clear outline nearly all round (a hand comes in over the edge: while there
+        # is none, only a change that reaches the edge can bring one)
+        if boxes is None or self._hands.any() or geom.surface_rim[outer].any():
+            self._hands = self._reaching_in(planes.far)
+        return self._finish(
+            frame_bgr, board_bgr, planes.lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False, hands=self._hands
+        )
+
+    def _reaching_in(self, far: np.ndarray) -> np.ndarray:
+        """(H, W) bool board image: hands and arms reaching in over the surface's edge, from the
+        colour distance `far` (H, W) uint8 from the surface (a hand stands out from it more than
+        the board's own shading does)."""
+        cfg, geom = self.config, self.geom
+        if cfg.hand_min_contact_mm <= 0:
+            return self._no_hands
+        return reaching_in(
+            (far > cfg.hand_far).astype(np.uint8) * 255,
+            geom.surface,
+            geom.surface_rim,
+            rim_px=geom.surface_rim_px,
+            min_area_px=int(cfg.hand_min_area_mm2 * cfg.px_per_mm**2),
+            min_contact_px=cfg.hand_min_contact_mm * cfg.px_per_mm,
+        )
 
     def _near_pockets(self) -> np.ndarray | None:
         return self._stamp(self._last.xy_mm[self.geom.near_pocket(self._last.xy_mm)])
@@ -149,6 +173,7 @@ class DetectorCore:
         fg: np.ndarray | None,
         *,
         video: bool,
+        hands: np.ndarray | None = None,
     ) -> Found:
         """Steps 3-6 shared by both paths: refine, classify, clean up, occlusion.
 
@@ -190,6 +215,10 @@ class DetectorCore:
         # found only with faint edges: a light man's thin rim all round (issue #3)
         faint = ref.clear < min_support
         keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
+        if hands is not None and hands.any():
+            uv = np.clip(np.rint(self.maps.to_px(ref.xy_mm)).astype(np.intp), 0, hands.shape[0] - 1)
+            on_hand = hands[uv[:, 1], uv[:, 0]]
+            keep &= ~on_hand | ((ref.clear >= cfg.hand_min_support) & (ref.coverage >= cfg.hand_min_octants))
         # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a
         # striker-sized circle round a light man catches its neighbours' faint edges)
         rank = score * np.where(faint, _FAINT_RANK, 1.0)
@@ -221,7 +250,7 @@ class DetectorCore:
         idx = idx[suppress_overlaps(ref.xy_mm[idx], nominal[idx], rank[idx])]
         xy_mm = ref.xy_mm[idx]
         # 6. occlusion
-        occ = self._occlusion(fg, xy_mm, nominal[idx]) if fg is not None else self._no_occlusion
+        occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
 
     def _refine(
@@ -296,9 +325,16 @@ class DetectorCore:
             self.appearance = Appearance(colour, spread)
         return self.appearance
 
-    def _occlusion(self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray) -> np.ndarray:
-        """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale."""
+    def _occlusion(
+        self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, hands: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale,
+        with `hands` ((H, W) bool board image, see `_reaching_in`) hidden too."""
         cfg = self.config
-        return occlusion_from_foreground(
+        occ = occlusion_from_foreground(
             fg, xy_mm, r_mm, self.geom, self.maps, px_per_mm=cfg.px_per_mm, min_area_mm2=cfg.occlusion_min_area_mm2
         )
+        if hands is None or not hands.any():
+            return occ
+        small = cv2.resize(hands.astype(np.uint8), occ.shape[::-1], interpolation=cv2.INTER_NEAREST)
+        return np.asarray(occ | (small > 0))

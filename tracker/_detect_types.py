@@ -37,6 +37,12 @@ class DetectorConfig:
         faint_min_rim: ... and a rim darker than its face on this fraction of the rays (the
             thin rim of a light man on a light surface; printed arcs and the star's arms have
             none all round).
+        hand_min_area_mm2, hand_min_contact_mm: a region far from the surface colour this large
+            that crosses the surface's edge along this long a stretch is a hand or an arm
+            reaching in: it is occluded, and a disc on it needs clear edges on at least
+            `hand_min_support` of the rays in at least `hand_min_octants` of 8 octants (still
+            path; a contact of 0 turns this off); `hand_far`: colour distance from the surface
+            there.
         plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
             face on at least this fraction of the rays (two printed lines one diameter apart
             darken two arcs only).
@@ -74,6 +80,11 @@ class DetectorConfig:
     faint_min_support: float = 0.54
     faint_min_rim: float = 0.7
     plain_max_rim: float = 0.85
+    hand_min_area_mm2: float = 4000.0
+    hand_min_contact_mm: float = 45.0
+    hand_far: float = 40.0
+    hand_min_support: float = 0.8
+    hand_min_octants: int = 7
     ringed_min_rim: float = 0.95
     ringed_min_score: float = 0.25
     bg_min_diff: float = 14.0

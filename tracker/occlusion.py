@@ -13,7 +13,7 @@ import functools
 import cv2
 import numpy as np
 
-__all__ = ["occlusion_mask", "stamp_discs"]
+__all__ = ["occlusion_mask", "reaching_in", "stamp_discs"]
 
 
 @functools.lru_cache(maxsize=32)
@@ -71,7 +71,69 @@ def occlusion_mask(
     fg = cv2.bitwise_and(fg, surface)
     k = max(3, open_px | 1)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    keep = stats[:, cv2.CC_STAT_AREA] >= min_area_px
+    # 16-bit labels and areas by counting: several times faster than the 32-bit stats call
+    n, labels = cv2.connectedComponents(fg, connectivity=8, ltype=cv2.CV_16U)
+    keep = np.bincount(labels.ravel(), minlength=n) >= min_area_px
     keep[0] = False
     return np.asarray(keep[labels])
+
+
+_OPEN3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+_SHRINK = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def reaching_in(
+    far: np.ndarray,
+    surface: np.ndarray,
+    rim: np.ndarray,
+    *,
+    rim_px: int,
+    min_area_px: int,
+    min_contact_px: float,
+) -> np.ndarray:
+    """Hands and arms reaching in over the edge of the playing surface, discs they touch included.
+
+    A region far from the surface colour that crosses the surface's boundary along a stretch
+    wider than a few discs side by side is an arm or a hand, not discs: discs are round and lie
+    inside the playing area, an arm comes in from beyond it. The whole region counts (fingers,
+    knuckles, and a disc held or touched: hidden, not gone), however disc-like its parts.
+
+    Args:
+        far: (H, W) uint8 0/255, far from the surface colour.
+        surface: (H, W) uint8 0/255, the playing surface (pockets excluded).
+        rim: (H, W) uint8 0/255, the surface's band along its boundary, `rim_px` wide.
+        rim_px: width of that band, px.
+        min_area_px: smallest region, px.
+        min_contact_px: shortest stretch of the boundary crossed, px (its rim pixels over the
+            rim's width).
+
+    Returns:
+        (H, W) bool.
+
+    Examples:
+        >>> surface = np.zeros((40, 40), np.uint8); surface[2:38, 2:38] = 255
+        >>> inner = cv2.erode(surface, np.ones((5, 5), np.uint8))
+        >>> rim = cv2.bitwise_and(surface, cv2.bitwise_not(inner))
+        >>> far = np.zeros_like(surface); far[0:20, 15:25] = 255; far[25:31, 25:31] = 255
+        >>> m = reaching_in(far, surface, rim, rim_px=2, min_area_px=50, min_contact_px=5)
+        >>> bool(m[10, 20]), bool(m[28, 28])
+        (True, False)
+    """
+    fg = cv2.bitwise_and(far, surface)
+    # printed lines (a pixel or two wide in the board image) and specks go; an arm crossing a
+    # line stays one region
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _OPEN3)
+    # a disc resting against a fingertip touches it at a point: shrunk by a pixel or two, it comes
+    # apart from the hand (fingers stay joined to the palm); the band along the boundary is kept
+    # whole, where the arm's crossing is measured
+    core = cv2.bitwise_or(cv2.erode(fg, _SHRINK), cv2.bitwise_and(fg, rim))
+    n, labels = cv2.connectedComponents(core, connectivity=8, ltype=cv2.CV_16U)  # (areas below: faster)
+    if n <= 1:
+        return np.zeros(fg.shape, bool)
+    contact = np.bincount(labels[rim > 0], minlength=n) / max(rim_px, 1)
+    keep = (np.bincount(labels.ravel(), minlength=n) >= min_area_px) & (contact >= min_contact_px)
+    keep[0] = False
+    if not keep.any():
+        return np.zeros(fg.shape, bool)
+    hand = keep[labels].astype(np.uint8) * 255
+    return np.asarray(cv2.bitwise_and(cv2.dilate(hand, _SHRINK), fg) > 0)

@@ -170,7 +170,13 @@ class BoardGeometry:
         base = slice(0, len(face) - 1)
         tf, tb = np.median(face[base], axis=0), np.median(band[base], axis=0)
         w = np.array([0.5, 1.0, 1.0])
-        alike = (np.linalg.norm((face - tf) * w, axis=1) < 18.0) & (np.linalg.norm((band - tb) * w, axis=1) < 18.0)
+        # the band (the light ring between fill and outline) alike in its median, or on nearly
+        # half its points (bare circles measured 0.5-0.8 of them, the band's outer samples touch
+        # the outline): a disc resting against the circle covers a part of it, a disc on it all
+        band_px = board_lab[self.mark_band_idx[..., 1], self.mark_band_idx[..., 0]].astype(np.float64)
+        band_alike = (np.linalg.norm((band_px - tb) * w, axis=2) < 25.0).mean(axis=1) >= 0.45
+        band_alike |= np.linalg.norm((band - tb) * w, axis=1) < 18.0
+        alike = (np.linalg.norm((face - tf) * w, axis=1) < 18.0) & band_alike
         alike[-1] = False
         printed = on_mark & alike[nearest]
         at_centre = on_mark & (nearest == len(face) - 1) & (kind == 2)
@@ -194,6 +200,11 @@ class BoardGeometry:
             outline |= same_size & (inked | ((relief < _FLAT_RELIEF) & (ink < 10.0)))
             # a face with the rings of a turned disc is no print, whatever its outline
             outline &= relief < _RINGED_RELIEF
+        # the starting formation round the centre: discs all round it hold the queen in place
+        around = np.linalg.norm(xy_mm, axis=1)
+        packed = int(np.sum((kind >= 0) & (around > 0.5 * self.marking_r_mm) & (around < 2.6 * self.marking_r_mm)))
+        if packed >= 4:
+            outline[:] = False
         return np.asarray(printed | (at_centre & (other_queen | outline)))
 
 

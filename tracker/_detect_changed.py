@@ -1,6 +1,7 @@
 """The change-driven still path of `tracker.detect.Detector` (`DetectorConfig(reuse=True)`):
-changes are found in a cheap board image, and the still path runs again only in the box round
-them (`tracker._detect_region`); discs elsewhere are carried over (`tracker._detect_change`).
+changes are found against a reference board image, and the still path runs again only in the
+box round them (`tracker._detect_region`); discs elsewhere are carried over
+(`tracker._detect_change`).
 """
 
 from __future__ import annotations

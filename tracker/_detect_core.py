@@ -146,20 +146,39 @@ class DetectorCore:
         self, ys: np.ndarray, xs: np.ndarray, unit: np.ndarray, valid: np.ndarray, *, origin: tuple[int, int] = (0, 0)
     ) -> tuple[np.ndarray, np.ndarray]:
         """Candidate centres (N, 2) board mm and nominal radii (N,) mm from edge votes in a part
-        of the board image the shape of `valid`, its corner at `origin` (x, y) px."""
+        of the board image the shape of `valid`, its corner at `origin` (x, y) px.
+
+        The `max_candidates` strongest peaks of each size with `min_vote_frac` of an outline's
+        votes; and weaker man-sized peaks (`pack_min_vote_frac`) in a pack, next to at least
+        `pack_min_neighbours` of those (a light man hemmed in by its neighbours shares most of
+        its outline with them and gets few votes of its own, fewer than wood grain on a hard
+        frame)."""
         cfg, geom = self.config, self.geom
         radii_mm = np.asarray(geom.radii_mm)
-        uv, which, _ = vote_centres(
+        uv, which, v = vote_centres(
             valid.shape,
             ys,
             xs,
             unit,
             tuple(radii_mm * cfg.px_per_mm),
-            min_frac=cfg.min_vote_frac,
-            max_peaks=cfg.max_candidates,
+            min_frac=min(cfg.min_vote_frac, cfg.pack_min_vote_frac),
+            max_peaks=cfg.max_candidates * 3,
             valid=valid,
         )
-        return self.maps.to_mm(uv + np.asarray(origin, np.float32)), radii_mm[which]
+        order = np.lexsort((-v, which))
+        first = np.searchsorted(which[order], which[order])
+        rank = np.empty(len(v), np.intp)
+        rank[order] = np.arange(len(v)) - first
+        strong = (v >= cfg.min_vote_frac) & (rank < cfg.max_candidates)
+        weak = ~strong & (radii_mm[which] == geom.man_r)
+        if weak.any() and strong.any():
+            d = np.linalg.norm(uv[weak, None, :] - uv[None, strong, :], axis=2)
+            reach = 2.3 * geom.man_r * cfg.px_per_mm  # a neighbour's centre, touching or nearly
+            weak[weak] = (d <= reach).sum(axis=1) >= cfg.pack_min_neighbours
+        else:
+            weak[:] = False
+        keep = strong | weak
+        return self.maps.to_mm(uv[keep] + np.asarray(origin, np.float32)), radii_mm[which[keep]]
 
     def _finish(
         self,
@@ -201,7 +220,9 @@ class DetectorCore:
         # (a candidate where the background was only filled in may be a printed mark: strict)
         lax = video & ~ref.tag
         min_support = np.where(lax, cfg.video_min_support, cfg.min_support)
+        # a rim all round: a light man on a light surface (low contrast, a few rays lost)
         ringed = ref.rim >= cfg.ringed_min_rim
+        min_support = np.where(ringed, np.minimum(min_support, cfg.ringed_min_support), min_support)
         min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
         keep = (ref.support >= min_support) & (score >= min_score) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)

@@ -10,7 +10,7 @@ still path runs again, on one box only:
   disc centred on the mask has its whole outline inside the part whose edges vote.
 
 The still path's per-pixel planes (Lab image, colour distance from the surface, foreground)
-are kept for the whole board and brought up to date inside the outer box only.
+are kept for the whole board and brought up to date inside the box only.
 """
 
 from __future__ import annotations

@@ -28,6 +28,8 @@ class DetectorConfig:
         occlusion_min_area_mm2: smallest occluding region.
         moved_offset_mm: board_moved samples this far either side of the surface edges.
         max_candidates: most vote peaks refined per disc size.
+        pack_min_vote_frac, pack_min_neighbours: weaker man-sized vote peaks are refined too
+            when at least this many of those peaks lie next to them (a light man in a pack).
         background: learn the board's background from the first frame and detect later
             frames as foreground against it (video path, faster); off (default until its
             recall matches the still path on every clip): every frame is a still.
@@ -46,9 +48,10 @@ class DetectorConfig:
         plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
             face on at least this fraction of the rays (two printed lines one diameter apart
             darken two arcs only).
-        ringed_min_rim, ringed_min_score: a candidate with a rim darker than its face on at
-            least `ringed_min_rim` of the rays needs only `ringed_min_score` (a light man on a
-            light surface: low contrast, but a rim all round).
+        ringed_min_rim, ringed_min_score, ringed_min_support: a candidate with a rim darker
+            than its face on at least `ringed_min_rim` of the rays needs only `ringed_min_score`
+            and an outline on `ringed_min_support` of the rays (a light man on a light surface:
+            low contrast, but a rim all round).
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).
         bg_alpha: running-average rate of the background.
         bg_update_every: update the background every this many frames.
@@ -75,6 +78,8 @@ class DetectorConfig:
     occlusion_min_area_mm2: float = 2500.0
     moved_offset_mm: float = 4.0
     max_candidates: int = 48
+    pack_min_vote_frac: float = 0.27
+    pack_min_neighbours: int = 6
     background: bool = False
     video_min_support: float = 0.35
     faint_min_support: float = 0.54
@@ -87,6 +92,7 @@ class DetectorConfig:
     hand_min_octants: int = 7
     ringed_min_rim: float = 0.95
     ringed_min_score: float = 0.25
+    ringed_min_support: float = 0.45
     bg_min_diff: float = 14.0
     bg_alpha: float = 0.05
     bg_update_every: int = 4

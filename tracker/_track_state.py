@@ -7,9 +7,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Motion", "TrackArrays", "N_KINDS", "vote_kinds"]
+__all__ = ["Motion", "TrackArrays", "N_KINDS", "striker_doubles", "striker_followed", "vote_kinds"]
 
 N_KINDS = 4  # DiscKind values 0..3
+_STRIKER = 3  # DiscKind.STRIKER
 
 
 class Motion(NamedTuple):
@@ -116,6 +117,37 @@ def vote_kinds(votes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not (total > 0).all():  # (no votes at all: no share)
         share[total <= 0] = 0.0
     return kind.astype(np.int8), share
+
+
+def striker_doubles(st: TrackArrays, radius_mm: float, *, confidence: float) -> np.ndarray:
+    """(M,) bool: striker tracks not seen this frame lying where a striker track was seen (there is one striker).
+
+    Two striker tracks on one spot took its detection in turn, each seen only every other frame, so
+    neither was ever seen standing (seed 1003 at 30 fps: three tracks on the striker at rest, issue 4).
+
+    Args:
+        st: the tracks after this frame's observations (`missed` 0: seen this frame).
+        radius_mm: the striker's radius, mm.
+        confidence: share of the kind votes that makes a track a striker.
+    """
+    striker = (st.kind == _STRIKER) & (st.share >= confidence)
+    out = np.zeros(len(st), bool)
+    if np.count_nonzero(striker) < 2:  # (nearly every frame)
+        return out
+    seen = striker & (st.missed == 0)
+    rows = np.flatnonzero(striker & (st.missed > 0))
+    if seen.any() and rows.size:
+        d = np.hypot(st.xy[rows, None, 0] - st.xy[None, seen, 0], st.xy[rows, None, 1] - st.xy[None, seen, 1])
+        out[rows] = (d < radius_mm).any(axis=1)
+    return out
+
+
+def striker_followed(st: TrackArrays, track_of_det: np.ndarray, *, coast_frames: int, confidence: float) -> bool:
+    """True if a confirmed striker track was matched in this frame (`track_of_det`: (N,) row of each
+    detection, -1 none) or is coasting (missed at most `coast_frames` frames)."""
+    live = st.missed <= coast_frames
+    live[track_of_det[track_of_det >= 0]] = True
+    return bool((live & st.confirmed & (st.kind == _STRIKER) & (st.share >= confidence)).any())
 
 
 _NAMES = tuple(f.name for f in fields(TrackArrays))

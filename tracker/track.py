@@ -30,7 +30,7 @@ import numpy as np
 
 from tracker._track_assign import assign, point_distance, point_segment_distance, segment_and_point_distance, untangle
 from tracker._track_motion import fold_at_cushions, heading_cone
-from tracker._track_state import N_KINDS, TrackArrays, vote_kinds
+from tracker._track_state import N_KINDS, TrackArrays, striker_doubles, striker_followed, vote_kinds
 from tracker._track_types import TrackerConfig, Tracks
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
@@ -234,7 +234,11 @@ class Tracker:
                 # ... except straight ahead of a moving striker: its blur streak at 30 fps scores low
                 unsure &= ~heading_cone(sub.xy[s_rows], sub.vel[s_rows], z, at_rest[s_rows])
                 allowed[s_rows] &= ~unsure
-        r, c = assign(cost, allowed, np.where(striker, np.maximum(gate, cfg.miss_cost_mm), cfg.miss_cost_mm))
+        # (one cost of leaving any striker track unmatched, the largest: with each its own, the track
+        # unseen longest, whose gate is widest, took the striker's detection from the one seen just now,
+        # and two tracks on one striker took it in turn; seed 1003 at 30 fps, issue 4)
+        s_miss = float(np.maximum(gate[s_rows], cfg.miss_cost_mm).max()) if s_rows.size else cfg.miss_cost_mm
+        r, c = assign(cost, allowed, np.where(striker, s_miss, cfg.miss_cost_mm))
         # discs do not pass through each other: swap the detections of pairs whose paths would
         r_mm = self.radius_mm[kind[r]]
         p0, p1 = sub.xy.take(r, axis=0), z.take(c, axis=0)
@@ -286,8 +290,12 @@ class Tracker:
         is_striker = (kind == _STRIKER) & (share >= cfg.kind_confidence) & confirmed
         # anywhere only for a sure detection: a hand or its shadow is now and then taken for a striker
         sure = (det_kind[free_d] == _STRIKER) & (det_score[free_d] >= cfg.striker_revive_score)
-        striker_pair = is_striker[:, None] & sure[None, :]
-        gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)  # one striker: it may reappear anywhere
+        # one striker: it may reappear anywhere, unless a striker is being followed now (then this track
+        # is a double left behind, and a detection far off is a false one: seeds 1001, 1007 and 1008,
+        # a dormant striker track taken up at a pocket that then "sank" the striker, issue 4)
+        followed = striker_followed(st, track_of_det, coast_frames=cfg.coast_frames, confidence=cfg.kind_confidence)
+        striker_pair = is_striker[:, None] & sure[None, :] & ~followed
+        gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)
         penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d])
         agree = ~forbidden & (penalty == 0.0)
         cost = dist + np.where(confirmed, 0.0, 50.0)[:, None]
@@ -389,6 +397,8 @@ class Tracker:
             striker = st.kind == _STRIKER
             if striker.any():
                 keep |= striker & self._sure(st.votes) & (st.missed <= cfg.coast_frames)
+        # one striker: a striker track not seen where a striker track was seen is a double of it
+        keep &= ~striker_doubles(st, float(self.radius_mm[_STRIKER]), confidence=cfg.kind_confidence)
         if len(st) <= cfg.max_dormant:  # (never more dormant tracks than tracks)
             return st if keep.all() else st.select(keep)
         dormant = np.flatnonzero(keep & (st.missed > cfg.coast_frames))

@@ -9,7 +9,7 @@ from tracker.events._contacts import cast_line, reflect
 from tracker.events._history import ShotHistory
 from tracker.events._losses import classify_loss
 from tracker.events._shot_record import ShotRecord, shot_extras
-from tracker.events._start import back_to_line, distance_from_line, striker_run, where_it_stood
+from tracker.events._start import back_to_line, distance_from_line, has_stood, is_behind, striker_run, where_it_stood
 from tracker.specs import DiscKind, load_board, load_equipment
 
 BOARD = load_board("carrom")
@@ -112,6 +112,30 @@ def test_shot_extras_hook() -> None:
 def test_distance_from_line(xy: tuple, vel: tuple, expect: float) -> None:
     d = distance_from_line(np.array([xy]), np.array([vel]), 245.0, 235.0, 26.0)
     assert d[0] == pytest.approx(expect)
+
+
+@pytest.mark.parametrize(
+    ("origin", "xy", "vel", "stood", "expect"),
+    [((-137.0, -13.0), (-62.0, -84.0), (75.0, -71.0), True, np.inf),   # stood mid-board: picked up
+     ((40.0, 250.0), (40.0, 200.0), (0.0, -1.0), True, 0.0),           # stood on the S line: struck
+     ((-137.0, -13.0), (-62.0, -84.0), (75.0, -71.0), False, 158.8)],  # first seen there, already moving
+    ids=["stood-off-line", "stood-on-line", "never-stood"],
+)
+def test_distance_from_line_of_a_striker_that_stood(origin: tuple, xy: tuple, vel: tuple, stood: bool,
+                                                    expect: float) -> None:
+    """Issue 4 (seed 1003 at 30 fps): a striker seen standing off every line did not leave from one."""
+    o = np.array([origin])
+    assert bool(is_behind(o, np.array([xy]), np.array([vel]))[0])
+    d = distance_from_line(o, np.array([vel]), 252.6, 235.0, 26.0, stood=np.array([stood]))
+    assert d[0] == pytest.approx(expect, abs=0.5)
+
+
+def test_has_stood_over_a_time_span() -> None:
+    """A slow striker at 120 fps moves less per frame than the standing tolerance (seed 1005): over
+    six frames (50 ms) it is seen moving, not standing."""
+    slow = np.array([[[40.0, 252.6 - 3.5 * k] for k in range(12)]])
+    assert has_stood(slow).tolist() == [True]
+    assert has_stood(slow, span=6).tolist() == [False]
 
 
 def test_where_it_stood() -> None:

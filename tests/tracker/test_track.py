@@ -146,3 +146,21 @@ def test_coasting_track_does_not_steal_a_followed_disc() -> None:
     frames = [([p, q], [0, 0]) for p, q in zip(a, b, strict=False)] + [([q], [0]) for q in b[len(a):]]
     ids = _follow(frames)
     assert ids[-1] == [ids[0][1]], ids
+
+
+def test_striker_detection_stays_with_the_track_seen_last() -> None:
+    """Issue 4 (seed 1003 at 30 fps): of two striker tracks, the one not seen for two frames (its gate
+    wider) does not take the striker's detection from the track seen in every frame."""
+    p, q = (0.0, 200.0), (0.0, 100.0)
+    frames = [([p, q], [3, 3])] * 4 + [([p], [3])] * 3
+    ids = _follow(frames)
+    assert all(f == [ids[0][0]] for f in ids[4:]), ids
+
+
+def test_dormant_striker_track_not_taken_up_far_off_while_the_striker_is_followed() -> None:
+    """Issue 4 (seeds 1001, 1007, 1008): there is one striker; while it is followed, a striker track
+    left dormant elsewhere is not taken up by a false striker detection at a pocket."""
+    p, q, pocket = (0.0, 200.0), (0.0, -250.0), (-341.0, -330.0)
+    frames = [([p, q], [3, 3])] * 4 + [([p], [3])] * 6 + [([p, pocket], [3, 3])]
+    ids = _follow(frames, fps=120.0)
+    assert ids[-1][0] == ids[0][0] and ids[-1][1] not in ids[0], ids

@@ -17,7 +17,8 @@ _STRIKER = int(DiscKind.STRIKER)
 
 
 def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last: np.ndarray, tracks: Tracks, *,
-                      t_trigger_s: float, frame_dt_s: float, line_mm: float) -> tuple[float, float] | None:
+                      t_trigger_s: float, frame_dt_s: float, line_mm: float,
+                      trigger_ids: frozenset[int] = frozenset()) -> tuple[float, float] | None:
     """The striker's placement (board mm), if it was seen standing there shortly before the shot.
 
     Args:
@@ -29,8 +30,12 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
         t_trigger_s: when motion was noticed, s.
         frame_dt_s: frame interval, s.
         line_mm: distance of the placement lines from the centre, mm.
+        trigger_ids: ids of the tracks whose motion started the shot: looked at first (a hand's false
+            detection taken for a striker may stand on a line too; seed 1002 at 120 fps, issue 4).
     """
     rows = np.flatnonzero(tracks.kind == _STRIKER)
+    if trigger_ids and rows.size > 1:
+        rows = rows[np.argsort(~np.isin(tracks.ids[rows], list(trigger_ids)), kind="stable")]
     h_ids = hist.ids
     for i in tracks.ids[rows].tolist():
         r = int(np.searchsorted(h_ids, i))

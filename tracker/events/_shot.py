@@ -78,8 +78,12 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     moved = _moved(hist, anchor, k_trig, tune)
     gone = _gone(hist, ctx, t_end_s)
     moved |= gone & ~np.isin(hist.ids, list(ctx.hidden))  # vanished during the shot, not under a hand
-    losses = find_losses(hist, ctx, kinds, radius, moved & gone, t_end_s, tune)
-    striker = _striker_row(hist, kinds, share, k_trig, ctx.t_trigger_s)
+    # discs do not appear out of nowhere: one first seen during the shot that never left the spot where
+    # it appeared is a false detection (a pocket's rim taken for the striker: seeds 1007 and 1008), not
+    # a disc that went into that pocket
+    losses = find_losses(hist, ctx, kinds, radius, moved & gone & ~_appeared_still(hist, anchor, k_trig),
+                         t_end_s, tune)
+    striker = _striker_row(hist, kinds, share, k_trig, ctx.t_trigger_s, ctx.trigger_ids)
     run = _run(hist, ctx, striker, k_trig, tune) if striker >= 0 else None
     if striker < 0 or (run is None and not moved.any() and not losses):
         # no striker at all: discs moved by a hand (placing the striker, tidying), not a shot
@@ -118,6 +122,25 @@ def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning)
     return np.asarray(far | (np.nan_to_num(shift, nan=0.0) > tune.shift_mm))
 
 
+def _appeared_still(hist: ShotHistory, anchor: np.ndarray, k_trig: int) -> np.ndarray:
+    """(M,) bool: tracks not on the board before the shot, first seen during it, that never moved.
+
+    Never moved: every observation within `_WANDER_MM` of the first. A disc knocked out of the way is
+    seen moving (or was there before); a mark on the board taken for a disc is not.
+    """
+    xy = hist.xy_mm
+    seen = np.isfinite(xy[..., 0])
+    new = ~np.isfinite(anchor[:, 0]) & ~seen[:, :k_trig].any(axis=1) & seen.any(axis=1)
+    out = np.zeros(len(xy), bool)
+    for r in np.flatnonzero(new):  # the few tracks born during the shot, once per shot
+        p = xy[r, seen[r]]
+        out[r] = float(np.hypot(*(p - p[0]).T).max()) <= _WANDER_MM
+    return out
+
+
+_WANDER_MM = 10.0  # the centre of a false detection (a pocket's rim) wanders this far (seen: 6 mm)
+
+
 def _gone(hist: ShotHistory, ctx: ShotContext, t_end_s: float) -> np.ndarray:
     """(M,) bool: tracks seen during the shot but not at its end."""
     seen = np.isfinite(hist.xy_mm[..., 0])
@@ -125,16 +148,22 @@ def _gone(hist: ShotHistory, ctx: ShotContext, t_end_s: float) -> np.ndarray:
     return np.asarray(seen.any(axis=1) & (hist.t_s[last] < t_end_s - 0.15) & (hist.t_s[last] >= ctx.t_trigger_s - 0.25))
 
 
-def _striker_row(hist: ShotHistory, kinds: np.ndarray, share: np.ndarray, k_trig: int, t_trigger_s: float) -> int:
+def _striker_row(hist: ShotHistory, kinds: np.ndarray, share: np.ndarray, k_trig: int, t_trigger_s: float,
+                 trigger_ids: frozenset[int] = frozenset()) -> int:
     """The striker's track: of the sure striker-kind tracks, the one seen last before the shot started.
 
     The striker lost for a few frames at speed is sometimes picked up by a new track; the track
-    that was struck is the one that tells where and when the shot started. Without a sure one, the
+    that was struck is the one that tells where and when the shot started. A striker-kind track
+    whose motion started the shot (in `trigger_ids`) is preferred: a hand's false detections taken
+    for the striker are seen as late (seed 1002 at 120 fps, issue 4). Without a sure one, the
     striker-kind track most seen during the shot.
     """
     rows = np.flatnonzero(kinds == DiscKind.STRIKER)
     if rows.size == 0:
         return -1
+    if trigger_ids:
+        started = np.isin(hist.ids[rows], list(trigger_ids)) & (share[rows] >= 0.6)
+        rows = rows[started] if started.any() else rows
     n_obs = np.isfinite(hist.xy_mm[rows, k_trig:, 0]).sum(axis=1)
     sure = share[rows] >= 0.6
     k_start = int(np.searchsorted(hist.t_s, t_trigger_s + 1e-6, side="right"))

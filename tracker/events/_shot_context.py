@@ -50,6 +50,7 @@ class ShotContext:
         placement_extent_mm: half the length of a placement line, mm.
         kind_before: track id -> `DiscKind` value as known before the shot (the disc at its anchor;
             `kind_of` is the disc a track follows at the end, which differs after an identity mix-up).
+        trigger_ids: ids of the tracks whose motion started the shot (seen moving twice in a row).
     """
 
     game: str
@@ -66,3 +67,4 @@ class ShotContext:
     placement_line_mm: float
     placement_extent_mm: float
     kind_before: Mapping[int, int] = field(default_factory=dict)
+    trigger_ids: frozenset[int] = frozenset()

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "striker_run", "where_it_stood",
+    "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "has_stood", "is_behind",
+    "stood_behind", "striker_run", "where_it_stood",
 ]
 
 
@@ -160,7 +161,7 @@ def back_to_line(p: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float 
 
 
 def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_mm: float,
-                       band_mm: float) -> np.ndarray:
+                       band_mm: float, *, stood: np.ndarray | None = None) -> np.ndarray:
     """(n,) distance each disc travelled from a placement line, followed back against its velocity.
 
     Placement lines are x = +-line_mm and y = +-line_mm, `extent_mm` either side of the middle. A
@@ -174,6 +175,9 @@ def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_m
         line_mm: distance of the lines from the centre, mm.
         extent_mm: half the length of a line, mm.
         band_mm: distance from a line that counts as on it, mm.
+        stood: (n,) True where the disc was seen standing at `xy`: a striker that stood off every
+            line was not struck from a line (it is being picked up or moved by hand), whatever line
+            its path crosses behind it (inf).
 
     Examples:
         >>> distance_from_line(np.array([[0.0, 100.0], [0.0, -330.0]]), np.array([[0.0, -1.0], [0.0, 1.0]]),
@@ -193,13 +197,82 @@ def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_m
             along = np.abs(other - s * u[:, 1 - axis])
             ok = (np.abs(u[:, axis]) > 1e-6) & (s >= 0.0) & (along <= extent_mm + band_mm)
             best = np.where(ok, np.minimum(best, s), best)
+    if stood is not None:
+        best = np.where(np.asarray(stood, bool) & (best > 0.0), np.inf, best)
     return best
 
 
-def where_it_stood(hist_xy: np.ndarray, xy: np.ndarray, *, still_mm: float = 4.0) -> np.ndarray:
+def is_behind(origin: np.ndarray, xy: np.ndarray, vel: np.ndarray, *, tol_mm: float = 30.0) -> np.ndarray:
+    """(n,) bool: `origin` lies behind `xy` on its path (against `vel`), within `tol_mm` of the line.
+
+    A place where a track stood is where it set off from only if the disc came from there; the
+    striker seen standing, then picked up and put down elsewhere, sets off from somewhere else.
+
+    Args:
+        origin: (n, 2) where each track stood, board mm.
+        xy: (n, 2) where it is now, board mm.
+        vel: (n, 2) its velocity, mm/s (direction only).
+        tol_mm: distance from the line (and ahead of `xy`) still taken as on it, mm.
+
+    Examples:
+        >>> is_behind(np.array([[0.0, 250.0], [0.0, -13.0]]), np.array([[0.0, 200.0], [0.0, 214.0]]),
+        ...           np.array([[0.0, -1.0], [0.0, -1.0]])).tolist()
+        [True, False]
+    """
+    xy, origin = np.asarray(xy, np.float64).reshape(-1, 2), np.asarray(origin, np.float64).reshape(-1, 2)
+    vel = np.asarray(vel, np.float64).reshape(-1, 2)
+    u = vel / np.maximum(np.hypot(vel[:, 0], vel[:, 1]), 1e-9)[:, None]
+    rel = xy - origin
+    along = rel[:, 0] * u[:, 0] + rel[:, 1] * u[:, 1]
+    perp = np.abs(rel[:, 0] * u[:, 1] - rel[:, 1] * u[:, 0])
+    return np.asarray((along > -tol_mm) & (perp <= tol_mm + 0.1 * np.maximum(along, 0.0)))
+
+
+def has_stood(hist_xy: np.ndarray, *, still_mm: float = 4.0, span: int = 1) -> np.ndarray:
+    """(M,) bool: tracks seen standing lately (two observations `span` frames apart within `still_mm`).
+
+    Args:
+        hist_xy: (M, K, 2) observed centres in the last K frames, oldest first, NaN where not seen.
+        still_mm: largest step between two observations of a disc at rest, mm.
+        span: frames between the two observations.
+
+    Examples:
+        >>> h = np.array([[[0.0, 250.0], [0.0, 250.5], [0.0, 230.0]], [[0.0, 330.0], [0.0, 300.0], [0.0, 270.0]]])
+        >>> has_stood(h).tolist()
+        [True, False]
+    """
+    return np.asarray(_still(hist_xy, still_mm, span).any(axis=1))
+
+
+def stood_behind(hist_xy: np.ndarray, xy: np.ndarray, vel: np.ndarray, *, span: int = 1) -> np.ndarray:
+    """(M,) bool: tracks seen standing lately (`has_stood`) at a place their path comes from (`is_behind`).
+
+    A disc set moving by a hit stood there before; a detection of a hand is moving from its first sight.
+
+    Args:
+        hist_xy: (M, K, 2) observed centres in the last K frames, oldest first, NaN where not seen, board mm.
+        xy: (M, 2) current centres, board mm.
+        vel: (M, 2) velocities, mm/s.
+        span: frames between two observations of a disc standing.
+    """
+    origin = where_it_stood(hist_xy, xy, span=span)
+    return np.asarray(has_stood(hist_xy, span=span) & is_behind(origin, xy, vel))
+
+
+def _still(hist_xy: np.ndarray, still_mm: float, span: int) -> np.ndarray:
+    """(M, K) bool: column k within `still_mm` of column k - `span` (both seen)."""
+    m, k = hist_xy.shape[:2]
+    span = min(max(int(span), 1), max(k - 1, 1))
+    d = hist_xy[:, span:] - hist_xy[:, :-span]
+    step = np.nan_to_num(np.hypot(d[..., 0], d[..., 1]), nan=np.inf)
+    return np.concatenate([np.zeros((m, span), bool), np.asarray(step < still_mm, bool)], axis=1)
+
+
+def where_it_stood(hist_xy: np.ndarray, xy: np.ndarray, *, still_mm: float = 4.0, span: int = 1) -> np.ndarray:
     """(M, 2) where each track was last seen standing, else where it was first seen lately, board mm.
 
-    Standing: two observations in a row (frames apart) within `still_mm`. A striker set down is
+    Standing: two observations `span` frames apart within `still_mm` (at a high frame rate a slow
+    striker moves less than that in one frame: `span` makes the test one of time). A striker set down is
     seen standing on its line before it is struck, unless the hand hides it; a detection of a hand
     is seen in motion from the start.
 
@@ -217,9 +290,7 @@ def where_it_stood(hist_xy: np.ndarray, xy: np.ndarray, *, still_mm: float = 4.0
     m = len(hist_xy)
     rows = np.arange(m)
     seen = np.isfinite(hist_xy[:, :, 0])
-    d = np.diff(hist_xy, axis=1)
-    step = np.nan_to_num(np.hypot(d[..., 0], d[..., 1]), nan=np.inf)
-    still = np.concatenate([np.zeros((m, 1), bool), np.asarray(step < still_mm, bool)], axis=1)
+    still = _still(hist_xy, still_mm, span)
     last_still = hist_xy.shape[1] - 1 - np.argmax(still[:, ::-1], axis=1)
     first = np.argmax(seen, axis=1)
     origin = np.where(still.any(axis=1, keepdims=True), hist_xy[rows, last_still], hist_xy[rows, first])

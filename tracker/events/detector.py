@@ -27,7 +27,7 @@ from tracker.events._anchor import find_striker_rest
 from tracker.events._config import EventConfig, EventUpdate
 from tracker.events._history import FrameRow, assemble, median_xy
 from tracker.events._shot import ShotContext, ShotOutcome, analyse_shot
-from tracker.events._start import distance_from_line, where_it_stood
+from tracker.events._start import distance_from_line, has_stood, is_behind, stood_behind, where_it_stood
 from tracker.events.types import GameEvent
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
@@ -38,6 +38,7 @@ OcclusionTest = Callable[[np.ndarray], np.ndarray]
 
 
 
+_STAND_S = 0.05  # a disc seen within a few mm of one place over this long stood there
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
@@ -189,6 +190,11 @@ class EventDetector:
         # a striker set in motion left its placement line a moment ago; one that comes in from beyond
         # the line, or would have crossed open board unseen to get here, is a hand (issue 4)
         striker = tracks.kind == _STRIKER
+        c_rows = np.flatnonzero(fast & ~striker)
+        if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
+            span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
+            still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows], span=span)
+            fast[c_rows[~still]] = False
         # a struck striker that vanishes at once (blurred at a low frame rate) confirms its own first
         # move; a coin that vanishes, or a striker taken away under a hand, does not
         vanished_moving = (tracks.missed == 1) & tracks.confirmed & (speed > cfg.start_speed_mm_s) & striker
@@ -223,14 +229,15 @@ class EventDetector:
             return
         # motion is confirmed by the same disc seen moving again: a coin that twitched (a misread
         # detection) and the striker struck a moment later are two things, not one (issue 4)
-        again = vanished_moving.any() or bool(np.isin(tracks.ids[fast], list(self._pending_dir)).any())
+        moved_again = tracks.ids[fast][np.isin(tracks.ids[fast], list(self._pending_dir))]
+        again = vanished_moving.any() or bool(moved_again.size)
         if self._pending is None or not again:
             self._pending = t
             heading = tracks.vel_mm_s / np.maximum(speed, 1e-9)[:, None]
             self._pending_dir = {int(i): (float(h[0]), float(h[1])) for i, h in zip(tracks.ids[fast], heading[fast],
                                                                                    strict=True)}
             return
-        self._begin_shot(tracks)
+        self._begin_shot(tracks, frozenset([*moved_again.tolist(), *tracks.ids[vanished_moving].tolist()]))
 
     def _pending_heading(self, ids: np.ndarray) -> np.ndarray:
         """(M, 2) heading of each track when motion was first seen (NaN: not moving then)."""
@@ -247,18 +254,27 @@ class EventDetector:
         b = self.board
         half_band = b.base_line_gap_mm / 2 if b.base_line_length_mm > 0 else b.rail_zone_depth_mm / 2
         band = half_band + _LINE_NOISE_MM
-        origin = where_it_stood(tracks.hist_xy_mm[rows], tracks.xy_mm[rows])
-        d = distance_from_line(origin, tracks.vel_mm_s[rows], self.placement_line_mm, self.placement_extent_mm, band)
+        hist, xy, vel = tracks.hist_xy_mm[rows], tracks.xy_mm[rows], tracks.vel_mm_s[rows]
+        # standing: still over ~50 ms (a slow striker at 120 fps moves less than the noise per frame)
+        span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
+        origin = where_it_stood(hist, xy, span=span)
+        # where it stood counts only if it came from there (not picked up there and put down here)
+        came = is_behind(origin, xy, vel)
+        origin = np.where(came[:, None], origin, xy)
+        # a striker seen standing off its line, that came from there, is being moved by hand, not struck
+        # (seed 1003, 30 fps: a hand's false detection 100 mm from the striker at rest mid-board, issue 4)
+        d = distance_from_line(origin, vel, self.placement_line_mm, self.placement_extent_mm, band,
+                               stood=has_stood(hist, span=span) & came)
         lead_s: np.ndarray = d / np.maximum(speed[rows], 1.0)
         return lead_s
 
-    def _begin_shot(self, tracks: Tracks) -> None:
+    def _begin_shot(self, tracks: Tracks, trigger_ids: frozenset[int]) -> None:
         assert self._pending is not None
         self._in_shot, self._t_trigger, self._rest_since = True, self._pending, None
         self._pending = None
-        self._anchor_snapshot(tracks)
+        self._anchor_snapshot(tracks, trigger_ids)
 
-    def _anchor_snapshot(self, tracks: Tracks) -> None:
+    def _anchor_snapshot(self, tracks: Tracks, trigger_ids: frozenset[int] = frozenset()) -> None:
         """Where every disc stood before the shot (the last observation at rest), from the buffer."""
         hist = assemble(self._rows)
         k = int(np.searchsorted(hist.t_s, self._t_trigger - 1.5 * self.frame_dt_s))
@@ -278,7 +294,7 @@ class EventDetector:
                 anchors[i] = (float(xy[0]), float(xy[1]))
         dt, line = self.frame_dt_s, self.placement_line_mm
         striker_rest = find_striker_rest(hist, pre, seen, last, tracks, t_trigger_s=self._t_trigger, frame_dt_s=dt,
-                                         line_mm=line)
+                                         line_mm=line, trigger_ids=trigger_ids)
         if striker_rest is None:
             # the striker is often seen standing only in the frame just before motion was noticed,
             # as the flicking hand draws back (issue 4)
@@ -287,7 +303,7 @@ class EventDetector:
             seen1 = np.isfinite(pre1[..., 0])
             last1 = pre1.shape[1] - 1 - np.argmax(seen1[:, ::-1], axis=1)
             striker_rest = find_striker_rest(hist, pre1, seen1, last1, tracks, t_trigger_s=self._t_trigger,
-                                             frame_dt_s=dt, line_mm=line)
+                                             frame_dt_s=dt, line_mm=line, trigger_ids=trigger_ids)
         for i in [i for i, k in zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True) if k == DiscKind.STRIKER]:
             anchors.pop(i, None)
         self._ctx = ShotContext(
@@ -295,7 +311,7 @@ class EventDetector:
             kind_of={}, kind_share={}, anchors=anchors, striker_rest=striker_rest, hidden=frozenset(),
             t_trigger_s=self._t_trigger, frame_dt_s=self.frame_dt_s, placement_line_mm=self.placement_line_mm,
             placement_extent_mm=self.placement_extent_mm,
-            kind_before=dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True)),
+            kind_before=dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True)), trigger_ids=trigger_ids,
         )
 
     def _watch_shot(self, tracks: Tracks, at_rest: np.ndarray, n_obs: np.ndarray) -> EventUpdate:

@@ -28,6 +28,10 @@ __all__ = [
     "StrokeCreate",
 ]
 
+# the largest id, log seq, frame or shot number the API takes (SQLite stores 64-bit integers;
+# no match comes near this)
+MAX_ID = 2**31 - 1
+
 Name = Annotated[str, Field(min_length=1, max_length=60)]
 Seat = Literal["S", "N", "E", "W"]
 
@@ -56,7 +60,7 @@ class ReviewDecisionCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    review: int | None = Field(None, ge=1, description="review item id; default: the one under review")
+    review: int | None = Field(None, ge=1, le=MAX_ID, description="review item id; default: the one under review")
     patch: dict[str, Any] | None = Field(None, description="stroke-record fields to correct at the same time")
 
     def to_domain(self, decision: str, target: int, review_id: int | None) -> dict[str, Any]:
@@ -134,7 +138,7 @@ class CorrectionCreate(BaseModel):
         },
     )
 
-    target: int = Field(ge=1, description="log seq of the stroke to correct")
+    target: int = Field(ge=1, le=MAX_ID, description="log seq of the stroke to correct")
     patch: dict[str, Any] = Field(description="contract-2 stroke-record fields to replace")
 
     def to_domain(self) -> dict[str, Any]:
@@ -163,7 +167,7 @@ class DiscRef(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    id: int | None = None
+    id: int | None = Field(None, ge=-MAX_ID, le=MAX_ID)
     kind: Literal["white", "black", "queen", "striker"]
 
 
@@ -177,8 +181,8 @@ class EventIn(BaseModel):
 
     type: str = Field(min_length=1, max_length=40)
     t: float = Field(ge=0, description="stream time of the event, s")
-    frame: int | None = Field(None, ge=0)
-    shot: int | None = Field(None, ge=0)
+    frame: int | None = Field(None, ge=0, le=MAX_ID)
+    shot: int | None = Field(None, ge=0, le=MAX_ID)
     disc: DiscRef | None = None
     pocket: Literal["NW", "NE", "SE", "SW"] | None = None
     rest: list[dict[str, Any]] | None = Field(None, max_length=64)

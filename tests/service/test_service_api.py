@@ -47,6 +47,9 @@ def test_every_umpire_action_needs_the_token(client: TestClient, path: str, head
     assert "Bearer" in r.json()["detail"]
 
 
+_HUGE_DISC = {"id": -(2**70), "kind": "white"}
+
+
 @pytest.mark.parametrize(
     ("path", "body", "status"),
     [
@@ -57,6 +60,9 @@ def test_every_umpire_action_needs_the_token(client: TestClient, path: str, head
         ("/api/umpire/correct", {"target": 1, "patch": {}}, 409),
         ("/api/umpire/decision", {"action": "Bad Action!"}, 422),
         ("/api/umpire/ingest", {"events": "nope"}, 422),
+        ("/api/umpire/ingest", {"events": [{"t": 0.0, "type": "shot_start", "frame": 2**63}]}, 422),
+        ("/api/umpire/ingest", {"events": [{"t": 0.0, "type": "placed", "disc": _HUGE_DISC}]}, 422),
+        ("/api/umpire/correct", {"target": 2**64, "patch": {}}, 422),
     ],
     ids=[
         "one-player",
@@ -66,6 +72,9 @@ def test_every_umpire_action_needs_the_token(client: TestClient, path: str, head
         "correct-without-match",
         "bad-action-name",
         "events-not-a-list",
+        "frame-beyond-64-bits",
+        "disc-id-beyond-64-bits",
+        "target-beyond-64-bits",
     ],
 )
 def test_bad_requests_get_a_clear_4xx(client: TestClient, path: str, body: dict, status: int) -> None:

@@ -30,6 +30,7 @@ from calibration.appearance import Appearance
 from calibration.geometry import order_corners
 from calibration.lens import LensModel, estimate_radial_from_lines
 from calibration.model import BoardCalibration, Failed
+from tracker._validate import check_bgr_image
 from tracker.specs import load_board
 
 __all__ = ["find_board", "BoardFinderConfig"]
@@ -345,13 +346,7 @@ def find_board(
     Raises:
         ValueError: `frame_bgr` is not an (H, W, 3) uint8 image.
     """
-    if (
-        not isinstance(frame_bgr, np.ndarray)
-        or frame_bgr.ndim != 3
-        or frame_bgr.shape[2] != 3
-        or frame_bgr.dtype != np.uint8
-    ):
-        raise ValueError(f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}")
+    check_bgr_image(frame_bgr)
     load_board(game)
     h, w = frame_bgr.shape[:2]
     if min(h, w) < 32:

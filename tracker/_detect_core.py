@@ -29,6 +29,7 @@ from tracker._detect_steps import (
 )
 from tracker._detect_types import Detection, DetectorConfig, Found
 from tracker._detect_vote import edge_field, vote_centres
+from tracker._validate import check_bgr_image
 from tracker.occlusion import reaching_in, stamp_discs
 from tracker.specs import DiscKind, EquipmentSpec, load_board
 
@@ -127,9 +128,6 @@ class DetectorCore:
             min_area_px=int(cfg.hand_min_area_mm2 * cfg.px_per_mm**2),
             min_contact_px=cfg.hand_min_contact_mm * cfg.px_per_mm,
         )
-
-    def _near_pockets(self) -> np.ndarray | None:
-        return self._stamp(self._last.xy_mm[self.geom.near_pocket(self._last.xy_mm)])
 
     def _stamp(self, xy_mm: np.ndarray) -> np.ndarray | None:
         """(H, W) uint8 board-image mask round points (N, 2) board mm (None if there are none).
@@ -323,13 +321,7 @@ class DetectorCore:
         return busy_mask(found, self.geom, self.maps, self.config.px_per_mm)
 
     def _check_frame(self, frame_bgr: np.ndarray) -> None:
-        if (
-            not isinstance(frame_bgr, np.ndarray)
-            or frame_bgr.ndim != 3
-            or frame_bgr.shape[2] != 3
-            or frame_bgr.dtype != np.uint8
-        ):
-            raise ValueError(f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}")
+        check_bgr_image(frame_bgr)
         w, h = self.calib.image_size
         if frame_bgr.shape[:2] != (h, w):
             raise ValueError(f"frame_bgr: calibrated for {w}x{h}, got {frame_bgr.shape[1]}x{frame_bgr.shape[0]}")

@@ -39,8 +39,6 @@ class _Plan:
     inner: np.ndarray = field(init=False)
     rim: np.ndarray = field(init=False)
     offsets: np.ndarray = field(init=False)
-    lo: int = field(init=False)
-    hi: int = field(init=False)
 
     def __post_init__(self) -> None:
         ang = np.linspace(0.0, 2 * np.pi, self.n_rays, endpoint=False)
@@ -62,10 +60,6 @@ class _Plan:
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
         object.__setattr__(self, "offsets", (r[None, :, None] * self.dirs[:, None, :]).astype(np.float32))
-        # sample indices of the outline search band (the gradient is needed there only)
-        band = np.nonzero(self.search)[0]
-        object.__setattr__(self, "lo", max(1, int(band[0])))
-        object.__setattr__(self, "hi", min(self.n_samples - 1, int(band[-1]) + 1))
 
 
 _SCREEN = _Plan(16, 12)  # cheap first look at every candidate

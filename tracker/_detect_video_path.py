@@ -40,6 +40,10 @@ class VideoPath(DetectorCore):
             frame_idx=frame_idx,
         )
 
+    def _near_pockets(self) -> np.ndarray | None:
+        """Mask round the discs that may overlap a pocket hole: detected afresh every frame."""
+        return self._stamp(self._last.xy_mm[self.geom.near_pocket(self._last.xy_mm)])
+
     def _detect_video(self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray | None = None) -> Found:
         """Video path: candidates from foreground blobs against the learned background; given a
         `change` mask ((H, W) uint8 board image, see `tracker._detect_change`), only blobs and

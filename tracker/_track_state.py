@@ -7,10 +7,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tracker.specs import DiscKind
+
 __all__ = ["Motion", "TrackArrays", "N_KINDS", "striker_doubles", "striker_followed", "vote_kinds"]
 
 N_KINDS = 4  # DiscKind values 0..3
-_STRIKER = 3  # DiscKind.STRIKER
+_STRIKER = int(DiscKind.STRIKER)  # a plain int: array comparisons with it stay cheap
 
 
 class Motion(NamedTuple):

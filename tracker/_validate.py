@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["check_shape"]
+__all__ = ["check_bgr_image", "check_shape"]
 
 
 def check_shape(arr: np.ndarray, shape: Sequence[int | None], name: str, *, dtype: type | None = None) -> None:
@@ -27,3 +27,22 @@ def check_shape(arr: np.ndarray, shape: Sequence[int | None], name: str, *, dtyp
         raise ValueError(f"{name}: expected shape {want}, got {tuple(arr.shape)}")
     if dtype is not None and arr.dtype != np.dtype(dtype):
         raise ValueError(f"{name}: expected dtype {np.dtype(dtype)}, got {arr.dtype}")
+
+
+def check_bgr_image(frame_bgr: object) -> None:
+    """Raise `ValueError` unless `frame_bgr` is an (H, W, 3) uint8 image.
+
+    Examples:
+        >>> check_bgr_image(np.zeros((4, 6, 3), np.uint8))
+        >>> check_bgr_image(np.zeros((4, 6), np.uint8))
+        Traceback (most recent call last):
+        ...
+        ValueError: frame_bgr: expected an (H, W, 3) uint8 image, got (4, 6)
+    """
+    if (
+        not isinstance(frame_bgr, np.ndarray)
+        or frame_bgr.ndim != 3
+        or frame_bgr.shape[2] != 3
+        or frame_bgr.dtype != np.uint8
+    ):
+        raise ValueError(f"frame_bgr: expected an (H, W, 3) uint8 image, got {getattr(frame_bgr, 'shape', None)}")

@@ -38,11 +38,8 @@ from tracker._detect_change import ReuseState
 from tracker._detect_changed import ChangeDriven
 from tracker._detect_types import Detection, DetectorConfig
 from tracker._detect_video_path import VideoPath
-from tracker.specs import EquipmentSpec
 
 __all__ = ["Detection", "Detector", "DetectorConfig"]
-
-_DEFAULT_CONFIG = DetectorConfig()
 
 
 class Detector(VideoPath, ChangeDriven):
@@ -53,15 +50,6 @@ class Detector(VideoPath, ChangeDriven):
         equipment: disc set name or spec; default: the calibration's, else the game's default.
         config: tuning.
     """
-
-    def __init__(
-        self,
-        calib: BoardCalibration,
-        *,
-        equipment: str | EquipmentSpec | None = None,
-        config: DetectorConfig = _DEFAULT_CONFIG,
-    ) -> None:
-        super().__init__(calib, equipment=equipment, config=config)
 
     # -- per frame -------------------------------------------------------------------------
     def detect(self, frame_bgr: np.ndarray, *, t_s: float | None = None, frame_idx: int | None = None) -> Detection:

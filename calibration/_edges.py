@@ -91,13 +91,25 @@ def fit_line(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Total-least-squares line with iterative outlier rejection.
 
+    The first inliers are those near the line through two of the points that leaves the
+    smallest median residual (least median of squares): a stretch of edge points pulled off
+    the line together (a row of discs against the cushion, found where the surface colour ends
+    at their inner edge) would bias a first fit to all points so far that they pass its
+    tolerance.
+
     Args:
         pts: (N, 2) points, N >= 2.
 
     Returns:
         (point (2,), unit direction (2,), inlier mask (N,)).
+
+    Examples:
+        >>> x = np.arange(40.0); y = np.where((x > 15) & (x < 26), 20.0, 0.0)  # a row pulled in
+        >>> c, d, keep = fit_line(np.stack([x, y], axis=1))
+        >>> round(abs(float(c[1])), 6), int(keep.sum())
+        (0.0, 30)
     """
-    keep = np.ones(len(pts), bool)
+    keep = _median_inliers(pts, min_tol_px) if len(pts) >= 5 else np.ones(len(pts), bool)
     c = pts.mean(axis=0)
     d = np.array([1.0, 0.0])
     for _ in range(iters):
@@ -112,6 +124,24 @@ def fit_line(
         mad = float(np.median(res[keep])) * 1.4826
         keep = res <= max(min_tol_px, 3.0 * mad)
     return c, d, keep
+
+
+def _median_inliers(pts: np.ndarray, min_tol_px: float, max_points: int = 40) -> np.ndarray:
+    """(N,) bool: points near the line through two of (at most `max_points` evenly spread of)
+    them with the smallest median distance of all points."""
+    sub = pts[np.linspace(0, len(pts) - 1, min(len(pts), max_points)).round().astype(np.intp)]
+    i, j = np.triu_indices(len(sub), 1)
+    d = sub[j] - sub[i]
+    length = np.hypot(d[:, 0], d[:, 1])
+    ok = length > 1e-9
+    if not ok.any():
+        return np.ones(len(pts), bool)
+    i, d, length = i[ok], d[ok], length[ok]
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / length[:, None]
+    res = np.abs((pts[None, :, :] - sub[i][:, None, :]) @ normal[:, :, None])[..., 0]  # (pairs, N)
+    med = np.median(res, axis=1)
+    best = int(np.argmin(med))
+    return np.asarray(res[best] <= max(min_tol_px, 3.0 * 1.4826 * float(med[best])))
 
 
 def intersect_lines(c1: np.ndarray, d1: np.ndarray, c2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:

@@ -338,7 +338,8 @@ def build_geometry(
     y = (v - maps.centre_px[1]) / maps.px_per_mm
     h = board.half_mm
     man_r, striker_r = eq.man_diameter_mm / 2, eq.striker_diameter_mm / 2
-    centre_valid = (np.abs(x) <= h + 4.0) & (np.abs(y) <= h + 4.0)
+    # (a disc rests against the raised frame at the closest)
+    centre_valid = (np.abs(x) <= h - 0.7 * man_r) & (np.abs(y) <= h - 0.7 * man_r)
     pockets = board.pockets_mm
     dpk = np.min(np.hypot(x[..., None] - pockets[:, 0], y[..., None] - pockets[:, 1]), axis=2)
     surf = (np.abs(x) <= h - 1.0) & (np.abs(y) <= h - 1.0) & (dpk > board.pocket_radius_mm + 2.0)

@@ -6,20 +6,39 @@ box round them (`tracker._detect_region`); discs elsewhere are carried over
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
+from tracker._detect_blur import blur_blobs
 from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, unexplained
 from tracker._detect_core import DetectorCore
 from tracker._detect_region import box_of_change, in_mask, near_occluder
 from tracker._detect_types import Detection, Found
+from tracker.occlusion import stamp_discs
+from tracker.specs import DiscKind
 
 __all__ = ["ChangeDriven"]
+
+# the score of a disc found only as a blur (no outline: the tracker takes it as a doubtful one)
+_BLUR_SCORE = 0.3
+# colour distance from the surface of a smeared disc's pixels (the foreground's threshold is 28)
+_BLUR_FAR = 16
 
 
 class ChangeDriven(DetectorCore):
     """The change-driven still path's steps of `tracker.detect.Detector`."""
+
+    @functools.cached_property
+    def _printed(self) -> np.ndarray:
+        """(H, W) uint8 0/255 board image: the printed filled circles (base circles, centre)."""
+        geom = self.geom
+        if len(geom.marking_xy_mm) == 0:
+            return np.zeros(geom.shape, np.uint8)
+        r_px = (geom.marking_r_mm + 3.0) * self.config.px_per_mm
+        return stamp_discs(geom.shape, self.maps.to_px(geom.marking_xy_mm), r_px)
 
     def _detect_changed(self, frame_bgr: np.ndarray, t_s: float | None, frame_idx: int | None) -> Detection:
         """Change-driven still path: the still path only in the box round what changed.
@@ -59,6 +78,8 @@ class ChangeDriven(DetectorCore):
         over while the hand rests)."""
         last = self._last
         again = self.geom.near_pocket(last.xy_mm)
+        # a disc seen only as a blur was moving: it is never carried over
+        again |= ~last.strict
         if self._redone is not None:
             again &= in_mask(last.xy_mm, self._redone, self.maps)
         if last.occlusion.any():
@@ -85,7 +106,38 @@ class ChangeDriven(DetectorCore):
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
         redo = in_mask(last.xy_mm, mask, self.maps)
         found = merge_found(last.select(~redo), new, self._no_occlusion)
+        found = self._with_blurred(found, change)
         found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
         return found, self._stamp(lost)
+
+    def _with_blurred(self, found: Found, change: np.ndarray) -> Found:
+        """`found` and the discs in the change too blurred by their motion for an outline (see
+        `tracker._detect_blur`), away from the discs found, the hands, the frame and the printed
+        filled circles (a disc passing by changes them)."""
+        geom, scale = self.geom, self.config.px_per_mm
+        exclude = np.asarray(cv2.bitwise_or(cv2.bitwise_not(geom.surface), self._printed))
+        if len(found.xy_mm):
+            stamps = stamp_discs(geom.shape, self.maps.to_px(found.xy_mm), 1.2 * geom.striker_r * scale)
+            exclude = np.asarray(cv2.bitwise_or(exclude, stamps))
+        if self._hands.any():
+            exclude[self._hands] = 255
+        radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
+        # (a smear is fainter than the disc: its colour is mixed with the surface's)
+        far = (self._planes.far > _BLUR_FAR).astype(np.uint8) * 255
+        blobs = blur_blobs(far, change, self._planes.lab, exclude, geom.surface_rim, radii_px=radii)
+        if len(blobs.uv_px) == 0:
+            return found
+        eq = self.equipment
+        width = blobs.half_width_px / scale
+        striker = np.abs(width - geom.striker_r) < np.abs(width - geom.man_r)
+        if eq.striker_diameter_mm == eq.man_diameter_mm:
+            striker[:] = False
+        coins = self._appearance(self._planes.lab).classify_coins(blobs.lab, queen=eq.queens > 0)
+        kind = np.where(striker, np.int8(DiscKind.STRIKER), coins).astype(np.int8)
+        nominal = np.where(striker, geom.striker_r, geom.man_r)
+        k = len(kind)
+        xy = self.maps.to_mm(blobs.uv_px)
+        blurred = Found(xy, nominal, nominal, kind, np.full(k, _BLUR_SCORE), found.occlusion, np.zeros(k, bool))
+        return merge_found(found, blurred, found.occlusion)

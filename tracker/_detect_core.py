@@ -127,6 +127,7 @@ class DetectorCore:
             rim_px=geom.surface_rim_px,
             min_area_px=int(cfg.hand_min_area_mm2 * cfg.px_per_mm**2),
             min_contact_px=cfg.hand_min_contact_mm * cfg.px_per_mm,
+            min_half_width_px=cfg.hand_min_half_width_mm * cfg.px_per_mm,
         )
 
     def _stamp(self, xy_mm: np.ndarray) -> np.ndarray | None:
@@ -237,7 +238,11 @@ class DetectorCore:
         if hands is not None and hands.any():
             uv = np.clip(np.rint(self.maps.to_px(ref.xy_mm)).astype(np.intp), 0, hands.shape[0] - 1)
             on_hand = hands[uv[:, 1], uv[:, 0]]
-            keep &= ~on_hand | ((ref.clear >= cfg.hand_min_support) & (ref.coverage >= cfg.hand_min_octants))
+            need = np.full(len(on_hand), cfg.hand_min_support)
+            if on_hand.any() and board_lab is not None:
+                unlike = lab_dist(ref.face_lab, self._hand_lab(board_lab, hands)) >= cfg.hand_skin_dist
+                need[unlike] = cfg.hand_other_min_support
+            keep &= ~on_hand | ((ref.clear >= need) & (ref.coverage >= cfg.hand_min_octants))
         # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a
         # striker-sized circle round a light man catches its neighbours' faint edges)
         rank = score * np.where(faint, _FAINT_RANK, 1.0)
@@ -271,6 +276,10 @@ class DetectorCore:
         # 6. occlusion
         occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
+
+    def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
+        """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""
+        return np.asarray(cv2.mean(board_lab, mask=hands.view(np.uint8))[:3])
 
     def _refine(
         self,

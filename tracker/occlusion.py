@@ -90,6 +90,7 @@ def reaching_in(
     rim_px: int,
     min_area_px: int,
     min_contact_px: float,
+    min_half_width_px: float = 0.0,
 ) -> np.ndarray:
     """Hands and arms reaching in over the edge of the playing surface, discs they touch included.
 
@@ -106,6 +107,9 @@ def reaching_in(
         min_area_px: smallest region, px.
         min_contact_px: shortest stretch of the boundary crossed, px (its rim pixels over the
             rim's width).
+        min_half_width_px: the least half-width of a region at its widest, px: a palm or an
+            arm is wider than any disc (a row of discs resting against the cushion, korona's
+            set-up of §19, with the striker against them, is as wide as one disc).
 
     Returns:
         (H, W) bool.
@@ -133,7 +137,14 @@ def reaching_in(
     contact = np.bincount(labels[rim > 0], minlength=n) / max(rim_px, 1)
     keep = (np.bincount(labels.ravel(), minlength=n) >= min_area_px) & (contact >= min_contact_px)
     keep[0] = False
+    if min_half_width_px > 0 and keep.any():
+        # the widest part of each region: a palm or an arm is wider than any disc
+        inside = labels > 0
+        widest = np.zeros(n, np.float32)
+        np.maximum.at(widest, labels[inside].astype(np.intp), cv2.distanceTransform(fg, cv2.DIST_L2, 3)[inside])
+        keep &= widest >= min_half_width_px
     if not keep.any():
         return np.zeros(fg.shape, bool)
     hand = keep[labels].astype(np.uint8) * 255
     return np.asarray(cv2.bitwise_and(cv2.dilate(hand, _SHRINK), fg) > 0)
+

@@ -209,7 +209,7 @@ class Tracker:
         if sunk.any():
             allowed &= ~sunk[:, None]
         # a coin colour that disagrees with a confident track costs distance (colours are misread now and then)
-        cost = seg + np.where(allowed, penalty, 0.0)
+        cost = seg + np.where(allowed, penalty * (1.0 + np.maximum(sub.missed, 0))[:, None], 0.0)
         if not sub.confirmed.all():  # (adding 0.0 changes nothing: skipped when every track is confirmed)
             cost = cost + np.where(sub.confirmed, 0.0, cfg.base_gate_mm)[:, None]
         # a track not seen for a few frames is less sure of where it is than one seen just now (a disc

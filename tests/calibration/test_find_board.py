@@ -38,6 +38,18 @@ def test_corners_on_renders(seed: int, level: str, layout: str) -> None:
     np.testing.assert_allclose(np.abs(back), 370.0, atol=0.5)
 
 
+@pytest.mark.parametrize(("seed", "level"), [(13, "normal"), (86, "hard"), (104, "hard")])
+def test_korona_rows_against_the_rails(seed: int, level: str) -> None:
+    """Korona's set-up (§19) lines each player's discs up against a rail: the surface colour
+    ends at their inner edge along a quarter of that side, and the side is still placed on the
+    rail (these frames were 18-22 px out when the first line fit took every edge point in)."""
+    img, truth = fixtures_render.render_still("korona", seed, level=level, layout="break")
+    calib = find_board(img, game="korona")
+    assert calib, getattr(calib, "reason", "")
+    err = np.linalg.norm(calib.corners_px - np.asarray(truth["board_corners_px"]), axis=1)
+    assert err.max() <= 4.0, err
+
+
 @pytest.mark.parametrize(
     "image",
     [

@@ -5,6 +5,7 @@ they were last detected, everything else carried over."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import islice
 
 import cv2
@@ -86,9 +87,20 @@ def test_clip_frames_match_full_redetect(clip_rows: list[tuple[dict, dict, int]]
     assert (agree >= full - 2).mean() >= 0.95
 
 
-def _drift_clip(step_mm: float, frames: int) -> tuple[list[np.ndarray], np.ndarray]:
-    """Frames of a still scatter where one man creeps along +x by `step_mm` per frame, and its
-    true centre (frames, 2) board mm."""
+def _drift_clip(
+    step_mm: float,
+    frames: int,
+    *,
+    kind: int = 1,
+    fps: float = 30.0,
+    still: int = 0,
+    level: str = "clean",
+    exposure_s: float | None = None,
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Frames of a still scatter where one disc of `kind` (`DiscKind`, a black man by default)
+    stands for `still` frames, then moves along +x by `step_mm` per frame, and its true centre
+    (frames, 2) board mm (at the middle of each exposure: `exposure_s`, default that of the
+    look of `level`)."""
     from fixtures._layouts import scatter_layout
     from fixtures.camera import sample_camera
     from fixtures.look import sample_look
@@ -98,31 +110,36 @@ def _drift_clip(step_mm: float, frames: int) -> tuple[list[np.ndarray], np.ndarr
 
     board, eq = load_board("carrom"), default_equipment("carrom")
     rng = np.random.default_rng(31)
-    cam, look = sample_camera(rng, resolution=(1280, 720), board=board), sample_look(rng, "clean")
+    cam, look = sample_camera(rng, resolution=(1280, 720), board=board), sample_look(rng, level)
+    if exposure_s is not None:
+        look = replace(look, exposure_s=exposure_s)
     kinds, xy = scatter_layout(board, eq, rng)
     mover = int(np.nonzero(kinds == DiscKind.BLACK)[0][0])
+    kinds[mover] = kind
     # room to creep: the mover goes where nothing is in its way
     xy[mover] = (-150.0, 40.0)
-    near = np.linalg.norm(xy - xy[mover], axis=1) < 120.0
+    travel = step_mm * max(frames - still - 1, 0)
+    along = np.clip(xy[:, 0] - xy[mover, 0], 0.0, travel)
+    near = np.hypot(xy[:, 0] - xy[mover, 0] - along, xy[:, 1] - xy[mover, 1]) < 120.0
     keep = ~near | (np.arange(len(xy)) == mover)
     kinds, xy = kinds[keep], xy[keep]
     mover = int(np.nonzero(np.nonzero(keep)[0] == mover)[0][0])
     n = len(kinds)
     path = np.repeat(xy[None].astype(np.float32), frames, axis=0)
-    path[:, mover, 0] += step_mm * np.arange(frames)
+    path[:, mover, 0] += step_mm * np.maximum(np.arange(frames) - still, 0)
     tl = Timeline(
         board=board,
         equipment=eq,
         disc_id=np.arange(n, dtype=np.int32),
         kind=kinds.astype(np.int8),
-        t_s=np.arange(frames) / 30.0,
+        t_s=np.arange(frames) / fps,
         xy_mm=path,
         angle_rad=np.zeros((frames, n), np.float32),
         state=np.full((frames, n), DiscState.ON_BOARD, np.int8),
         hands=np.zeros((frames, 0, len(HAND_FIELDS)), np.float32),
         cue=np.zeros((frames, len(CUE_FIELDS)), np.float32),
     )
-    images = [f.image for f in render_frames(tl, cam, look, fps=30.0, seed=31)]
+    images = [f.image for f in render_frames(tl, cam, look, fps=fps, seed=31)]
     return images, path[: len(images), mover]
 
 
@@ -138,6 +155,24 @@ def test_slowly_drifting_disc_is_followed() -> None:
         err.append(np.linalg.norm(xy - t, axis=1).min())
     assert truth[-1, 0] - truth[0, 0] > 20.0
     assert max(err) < 1.5, np.round(err, 1)
+
+
+def test_blurred_striker_is_followed() -> None:
+    """A striker flicked at 3 m/s, filmed at 60 fps, smears into a soft blob: the change-driven
+    path reports it as a striker on its path in every frame, where a whole-frame detection,
+    which fits outlines only, loses it."""
+    images, truth = _drift_clip(50.0, 8, kind=3, fps=60.0, still=3, level="normal", exposure_s=1 / 60)
+    calib = find_board(images[0])
+    det, whole = Detector(calib, config=_REUSE), Detector(calib)
+
+    def seen(discs: object, t: np.ndarray) -> bool:
+        near = np.linalg.norm(discs.xy_board - t, axis=1) < 10.0  # type: ignore[attr-defined]
+        return bool((near & (discs.kind == 3)).any())  # type: ignore[attr-defined]
+
+    found = [seen(det.detect(img).discs, t) for img, t in zip(images, truth, strict=True)]
+    outlined = [seen(whole.detect(img).discs, t) for img, t in zip(images, truth, strict=True)]
+    assert all(found), found
+    assert not all(outlined[3:])
 
 
 @pytest.fixture(scope="module")

@@ -55,3 +55,25 @@ def test_hands_are_occluded(scores: list[tuple[dict, dict, float, float]]) -> No
     grew = [on >= off for _, _, on, off in scores]
     assert all(grew)
     assert np.mean([on for _, _, on, _ in scores]) > np.mean([off for _, _, _, off in scores])
+
+
+def test_a_row_of_discs_against_the_cushion_is_no_arm() -> None:
+    """A region crossing the surface's edge is an arm only if it is wider somewhere than any
+    disc: a row of touching discs against the cushion (korona's set-up, §19) crosses the edge
+    along its whole length, one disc wide; a palm and its arm are wider."""
+    import cv2
+
+    from tracker.occlusion import reaching_in
+
+    surface = np.zeros((120, 200), np.uint8)
+    surface[10:110, 10:190] = 255
+    rim = cv2.bitwise_and(surface, cv2.bitwise_not(cv2.erode(surface, np.ones((7, 7), np.uint8))))
+    row, arm = np.zeros_like(surface), np.zeros_like(surface)
+    for x in range(40, 160, 11):  # discs of radius 6 px, touching, over the top edge
+        cv2.circle(row, (x, 13), 6, 255, -1)
+    cv2.rectangle(arm, (80, 0), (100, 40), 255, -1)  # an arm 20 px wide ...
+    cv2.circle(arm, (90, 50), 16, 255, -1)  # ... and a palm
+    kw = {"rim_px": 3, "min_area_px": 300, "min_contact_px": 6.0, "min_half_width_px": 9.0}
+    assert not reaching_in(row, surface, rim, **kw).any()
+    assert reaching_in(arm, surface, rim, **kw)[50, 90]
+    assert reaching_in(row, surface, rim, **{**kw, "min_half_width_px": 0.0})[13, 95]  # (width not asked)

@@ -15,7 +15,7 @@ import numpy as np
 from tracker._detect_blur import blur_blobs
 from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, unexplained
 from tracker._detect_core import DetectorCore
-from tracker._detect_region import box_of_change, in_mask, near_occluder
+from tracker._detect_region import Box, box_of_change, in_mask, near_occluder
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
 from tracker.specs import DiscKind
@@ -100,33 +100,35 @@ class ChangeDriven(DetectorCore):
         boxes = box_of_change(change, last.xy_mm, last.nominal, self.maps, grow_px=grow, pad_px=pad)
         if boxes is None:
             return last, None
-        mask, _ = boxes
+        mask, box = boxes
         self._redone = mask
         new = self._detect_still(frame_bgr, board_bgr, boxes)
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
         redo = in_mask(last.xy_mm, mask, self.maps)
         found = merge_found(last.select(~redo), new, self._no_occlusion)
-        found = self._with_blurred(found, change)
+        found = self._with_blurred(found, change, box)
         found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
         return found, self._stamp(lost)
 
-    def _with_blurred(self, found: Found, change: np.ndarray) -> Found:
-        """`found` and the discs in the change too blurred by their motion for an outline (see
-        `tracker._detect_blur`), away from the discs found, the hands, the frame and the printed
-        filled circles (a disc passing by changes them)."""
+    def _with_blurred(self, found: Found, change: np.ndarray, box: Box) -> Found:
+        """`found` and the discs in the change (inside `box`) too blurred by their motion for an
+        outline (see `tracker._detect_blur`), away from the discs found, the hands, the frame
+        and the printed filled circles (a disc passing by changes them)."""
         geom, scale = self.geom, self.config.px_per_mm
-        exclude = np.asarray(cv2.bitwise_or(cv2.bitwise_not(geom.surface), self._printed))
+        exclude = cv2.bitwise_or(cv2.bitwise_not(geom.surface[box]), self._printed[box])
+        origin = np.array([box[1].start or 0, box[0].start or 0], np.float64)
         if len(found.xy_mm):
-            stamps = stamp_discs(geom.shape, self.maps.to_px(found.xy_mm), 1.2 * geom.striker_r * scale)
-            exclude = np.asarray(cv2.bitwise_or(exclude, stamps))
+            shape = exclude.shape[:2]
+            stamps = stamp_discs(shape, self.maps.to_px(found.xy_mm) - origin, 1.2 * geom.striker_r * scale)
+            exclude = cv2.bitwise_or(exclude, stamps)
         if self._hands.any():
-            exclude[self._hands] = 255
+            exclude[self._hands[box]] = 255
         radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
         # (a smear is fainter than the disc: its colour is mixed with the surface's)
-        far = (self._planes.far > _BLUR_FAR).astype(np.uint8) * 255
-        blobs = blur_blobs(far, change, self._planes.lab, exclude, geom.surface_rim, radii_px=radii)
+        far = (self._planes.far[box] > _BLUR_FAR).astype(np.uint8) * 255
+        blobs = blur_blobs(far, change[box], self._planes.lab[box], exclude, geom.surface_rim[box], radii_px=radii)
         if len(blobs.uv_px) == 0:
             return found
         eq = self.equipment
@@ -138,6 +140,6 @@ class ChangeDriven(DetectorCore):
         kind = np.where(striker, np.int8(DiscKind.STRIKER), coins).astype(np.int8)
         nominal = np.where(striker, geom.striker_r, geom.man_r)
         k = len(kind)
-        xy = self.maps.to_mm(blobs.uv_px)
+        xy = self.maps.to_mm(blobs.uv_px + origin)
         blurred = Found(xy, nominal, nominal, kind, np.full(k, _BLUR_SCORE), found.occlusion, np.zeros(k, bool))
         return merge_found(found, blurred, found.occlusion)

@@ -91,11 +91,11 @@ def fit_line(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Total-least-squares line with iterative outlier rejection.
 
-    The first inliers are those near the line through two of the points that leaves the
-    smallest median residual (least median of squares): a stretch of edge points pulled off
-    the line together (a row of discs against the cushion, found where the surface colour ends
-    at their inner edge) would bias a first fit to all points so far that they pass its
-    tolerance.
+    When the points do not settle on a clean line from a first fit to all of them, the fit
+    starts again from those near the line through two of the points that leaves the smallest
+    median residual (least median of squares): a stretch of edge points pulled off the line
+    together (a row of discs against the cushion, found where the surface colour ends at their
+    inner edge) biases a first fit to all points so far that they pass its tolerance.
 
     Args:
         pts: (N, 2) points, N >= 2.
@@ -109,9 +109,22 @@ def fit_line(
         >>> round(abs(float(c[1])), 6), int(keep.sum())
         (0.0, 30)
     """
-    keep = _median_inliers(pts, min_tol_px) if len(pts) >= 5 else np.ones(len(pts), bool)
+    c, d, keep, spread = _refit(pts, np.ones(len(pts), bool), iters, min_tol_px)
+    if spread > min_tol_px and len(pts) >= 5:
+        c2, d2, keep2, spread2 = _refit(pts, _median_inliers(pts, min_tol_px), iters, min_tol_px)
+        if spread2 < spread:
+            return c2, d2, keep2
+    return c, d, keep
+
+
+def _refit(
+    pts: np.ndarray, keep: np.ndarray, iters: int, min_tol_px: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Total-least-squares fits of the `keep` points, each dropping the points beyond three
+    robust deviations: (point, direction, inliers, the last robust deviation, px)."""
     c = pts.mean(axis=0)
     d = np.array([1.0, 0.0])
+    mad = np.inf
     for _ in range(iters):
         if keep.sum() < 2:
             break
@@ -123,7 +136,7 @@ def fit_line(
         res = np.abs((pts - c) @ normal)
         mad = float(np.median(res[keep])) * 1.4826
         keep = res <= max(min_tol_px, 3.0 * mad)
-    return c, d, keep
+    return c, d, keep, mad
 
 
 def _median_inliers(pts: np.ndarray, min_tol_px: float, max_points: int = 40) -> np.ndarray:

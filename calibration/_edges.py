@@ -91,11 +91,12 @@ def fit_line(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Total-least-squares line with iterative outlier rejection.
 
-    When the points do not settle on a clean line from a first fit to all of them, the fit
-    starts again from those near the line through two of the points that leaves the smallest
-    median residual (least median of squares): a stretch of edge points pulled off the line
-    together (a row of discs against the cushion, found where the surface colour ends at their
-    inner edge) biases a first fit to all points so far that they pass its tolerance.
+    When the points settle far from a clean line from a first fit to all of them (a robust
+    deviation over three times `min_tol_px`), the fit starts again from those near the line
+    through two of the points that leaves the smallest median residual (least median of
+    squares): a stretch of edge points pulled off the line together (a row of discs against
+    the cushion, found where the surface colour ends at their inner edge) biases a first fit
+    to all points so far that they pass its tolerance.
 
     Args:
         pts: (N, 2) points, N >= 2.
@@ -110,7 +111,7 @@ def fit_line(
         (0.0, 30)
     """
     c, d, keep, spread = _refit(pts, np.ones(len(pts), bool), iters, min_tol_px)
-    if spread > min_tol_px and len(pts) >= 5:
+    if spread > 3.0 * min_tol_px and len(pts) >= 5:
         c2, d2, keep2, spread2 = _refit(pts, _median_inliers(pts, min_tol_px), iters, min_tol_px)
         if spread2 < spread:
             return c2, d2, keep2

@@ -34,7 +34,8 @@ class TrackerConfig:
         coast_cost_mm: extra cost (mm of distance) per frame a track has not been seen.
         confirm_hits: observations needed before a new track counts as a disc.
         drop_tentative_after: a track not yet confirmed is dropped after this many misses in a row.
-        kind_penalty: cost (mm of distance) added when a detection's kind disagrees with a confident track.
+        kind_penalty: cost (mm of distance) added when a detection's kind disagrees with a confident track,
+            times one plus the frames the track has gone unseen.
         kind_confidence: vote share above which a track's kind is confident.
         history: frames of position history kept per track (ring buffer).
         max_dormant: dormant tracks kept at most (oldest dropped first).

@@ -147,4 +147,3 @@ def reaching_in(
         return np.zeros(fg.shape, bool)
     hand = keep[labels].astype(np.uint8) * 255
     return np.asarray(cv2.bitwise_and(cv2.dilate(hand, _SHRINK), fg) > 0)
-

@@ -208,7 +208,9 @@ class Tracker:
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         if sunk.any():
             allowed &= ~sunk[:, None]
-        # a coin colour that disagrees with a confident track costs distance (colours are misread now and then)
+        # a coin colour that disagrees with a confident track costs distance (colours are misread now and
+        # then), the more the longer the track went unseen (a black lost at a 30 fps break was continued by
+        # a white disc that reappeared nearby four frames later, issue 4)
         cost = seg + np.where(allowed, penalty * (1.0 + np.maximum(sub.missed, 0))[:, None], 0.0)
         if not sub.confirmed.all():  # (adding 0.0 changes nothing: skipped when every track is confirmed)
             cost = cost + np.where(sub.confirmed, 0.0, cfg.base_gate_mm)[:, None]

@@ -44,12 +44,13 @@ class DetectorConfig:
             reaching in: it is occluded, and a disc on it needs clear edges on at least
             `hand_min_support` of the rays in at least `hand_min_octants` of 8 octants (still
             path; a contact of 0 turns this off); `hand_far`: colour distance from the surface
-            there; `hand_min_half_width_mm`: half the width of such a region at its widest
-            (a palm or an arm; a row of discs against the cushion is one disc wide). A
-            candidate whose face is `hand_skin_dist` or more from the hand's mean colour needs
-            only `hand_other_min_support` (a knuckle or a fingertip is the hand's colour; a
-            striker the fingers have just let go of, merged with them in the mask, is not;
-            shadows between the fingers are neither, so some clear outline is still asked for).
+            there (a pale hand on a pale board is 35-45 from it); `hand_min_half_width_mm`: half
+            the width of such a region at its widest (a palm or an arm; a row of discs against
+            the cushion is one disc wide). A candidate whose face is `hand_skin_dist` or more
+            from the hand's mean colour needs only `hand_other_min_support` (a knuckle or a
+            fingertip is the hand's colour; a striker the fingers have just let go of, merged
+            with them in the mask, is not; shadows between the fingers are neither, so some
+            clear outline is still asked for).
         plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
             face on at least this fraction of the rays (two printed lines one diameter apart
             darken two arcs only).
@@ -92,7 +93,7 @@ class DetectorConfig:
     plain_max_rim: float = 0.85
     hand_min_area_mm2: float = 4000.0
     hand_min_contact_mm: float = 45.0
-    hand_far: float = 40.0
+    hand_far: float = 36.0
     hand_min_support: float = 0.8
     hand_min_octants: int = 7
     hand_skin_dist: float = 40.0

@@ -29,13 +29,11 @@ class Blobs:
     Attributes:
         uv_px: (K, 2) centroids, board-image px.
         half_width_px: (K,) half the width across the motion (a disc's radius), px.
-        length_px: (K,) half the length along the motion, px.
         lab: (K, 3) mean Lab of the blob (8-bit OpenCV scale).
     """
 
     uv_px: np.ndarray
     half_width_px: np.ndarray
-    length_px: np.ndarray
     lab: np.ndarray
 
 
@@ -78,7 +76,7 @@ def blur_blobs(
     mask = cv2.bitwise_and(fg, cv2.bitwise_not(exclude))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN3)
     n, labels = cv2.connectedComponents(mask, connectivity=8, ltype=cv2.CV_16U)
-    none = Blobs(np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros((0, 3)))
+    none = Blobs(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 3)))
     if n <= 1:
         return none
     ys, xs = np.nonzero(labels)
@@ -109,7 +107,7 @@ def blur_blobs(
         return none
     colour = board_lab[ys, xs].astype(np.float64)
     lab = np.stack([np.bincount(lab_of, colour[:, i], n) for i in range(3)], axis=1) / c[:, None]
-    return Blobs(np.stack([mx[k], my[k]], axis=1), width[k], length[k], lab[k])
+    return Blobs(np.stack([mx[k], my[k]], axis=1), width[k], lab[k])
 
 
 def _capsule(area: np.ndarray, across: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

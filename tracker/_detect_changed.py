@@ -18,7 +18,6 @@ from tracker._detect_core import DetectorCore
 from tracker._detect_region import Box, box_of_change, in_mask, near_occluder
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
-from tracker.specs import DiscKind
 
 __all__ = ["ChangeDriven"]
 
@@ -32,13 +31,16 @@ class ChangeDriven(DetectorCore):
     """The change-driven still path's steps of `tracker.detect.Detector`."""
 
     @functools.cached_property
-    def _printed(self) -> np.ndarray:
-        """(H, W) uint8 0/255 board image: the printed filled circles (base circles, centre)."""
+    def _no_blur(self) -> np.ndarray:
+        """(H, W) uint8 0/255 board image where no blurred disc is looked for, whatever the
+        frame: off the playing surface, and on the printed filled circles (base circles, centre;
+        a disc passing by changes them)."""
         geom = self.geom
+        off = cv2.bitwise_not(geom.surface)
         if len(geom.marking_xy_mm) == 0:
-            return np.zeros(geom.shape, np.uint8)
+            return np.asarray(off)
         r_px = (geom.marking_r_mm + 3.0) * self.config.px_per_mm
-        return stamp_discs(geom.shape, self.maps.to_px(geom.marking_xy_mm), r_px)
+        return np.asarray(cv2.bitwise_or(off, stamp_discs(geom.shape, self.maps.to_px(geom.marking_xy_mm), r_px)))
 
     def _detect_changed(self, frame_bgr: np.ndarray, t_s: float | None, frame_idx: int | None) -> Detection:
         """Change-driven still path: the still path only in the box round what changed.
@@ -114,10 +116,10 @@ class ChangeDriven(DetectorCore):
 
     def _with_blurred(self, found: Found, change: np.ndarray, box: Box) -> Found:
         """`found` and the discs in the change (inside `box`) too blurred by their motion for an
-        outline (see `tracker._detect_blur`), away from the discs found, the hands, the frame
-        and the printed filled circles (a disc passing by changes them)."""
+        outline (see `tracker._detect_blur`), away from the discs found, the hands and
+        `_no_blur`."""
         geom, scale = self.geom, self.config.px_per_mm
-        exclude = cv2.bitwise_or(cv2.bitwise_not(geom.surface[box]), self._printed[box])
+        exclude = self._no_blur[box].copy()
         origin = np.array([box[1].start or 0, box[0].start or 0], np.float64)
         if len(found.xy_mm):
             shape = exclude.shape[:2]
@@ -131,14 +133,8 @@ class ChangeDriven(DetectorCore):
         blobs = blur_blobs(far, change[box], self._planes.lab[box], exclude, geom.surface_rim[box], radii_px=radii)
         if len(blobs.uv_px) == 0:
             return found
-        eq = self.equipment
-        width = blobs.half_width_px / scale
-        striker = np.abs(width - geom.striker_r) < np.abs(width - geom.man_r)
-        if eq.striker_diameter_mm == eq.man_diameter_mm:
-            striker[:] = False
-        coins = self._appearance(self._planes.lab).classify_coins(blobs.lab, queen=eq.queens > 0)
-        kind = np.where(striker, np.int8(DiscKind.STRIKER), coins).astype(np.int8)
-        nominal = np.where(striker, geom.striker_r, geom.man_r)
+        app = self._appearance(self._planes.lab)
+        kind, nominal = self._classify(app, blobs.half_width_px / scale, blobs.lab)
         k = len(kind)
         xy = self.maps.to_mm(blobs.uv_px + origin)
         blurred = Found(xy, nominal, nominal, kind, np.full(k, _BLUR_SCORE), found.occlusion, np.zeros(k, bool))

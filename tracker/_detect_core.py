@@ -206,13 +206,7 @@ class DetectorCore:
         hole0 = np.where(r0 == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
         ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video)
         # 4. classify: striker by size, coins by colour
-        is_striker = np.abs(ref.radius_mm - geom.striker_r) < np.abs(ref.radius_mm - geom.man_r)
-        if eq.striker_diameter_mm == eq.man_diameter_mm:
-            is_striker = np.zeros(len(ref.radius_mm), bool)
-        kind = np.where(
-            is_striker, np.int8(DiscKind.STRIKER), app.classify_coins(ref.face_lab, queen=eq.queens > 0)
-        ).astype(np.int8)
-        nominal = np.where(is_striker, geom.striker_r, geom.man_r)
+        kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab)
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
         # 5. clean up
@@ -276,6 +270,18 @@ class DetectorCore:
         # 6. occlusion
         occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
+
+    def _classify(self, app: Appearance, radius_mm: np.ndarray, face_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(kind (N,) int8 `DiscKind`, nominal radius (N,) mm) of discs of fitted radii (N,) mm and
+        face colours (N, 3) Lab: the striker by its size (unless the set's men are as large),
+        the coins by colour."""
+        geom, eq = self.geom, self.equipment
+        is_striker = np.abs(radius_mm - geom.striker_r) < np.abs(radius_mm - geom.man_r)
+        if eq.striker_diameter_mm == eq.man_diameter_mm:
+            is_striker = np.zeros(len(radius_mm), bool)
+        coins = app.classify_coins(face_lab, queen=eq.queens > 0)
+        kind = np.where(is_striker, np.int8(DiscKind.STRIKER), coins).astype(np.int8)
+        return kind, np.where(is_striker, geom.striker_r, geom.man_r)
 
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""

@@ -257,6 +257,9 @@ def merge_found(kept: Found, new: Found, occlusion: np.ndarray) -> Found:
     def cat(name: str) -> np.ndarray:
         return np.concatenate([getattr(kept, name), getattr(new, name)])
 
+    def blurred(f: Found) -> np.ndarray:
+        return np.zeros(len(f.xy_mm), bool) if f.blurred is None else f.blurred
+
     merged = Found(
         cat("xy_mm").reshape(-1, 2),
         cat("radius_mm"),
@@ -265,6 +268,7 @@ def merge_found(kept: Found, new: Found, occlusion: np.ndarray) -> Found:
         cat("score"),
         occlusion,
         cat("strict").astype(bool),
+        None if kept.blurred is None and new.blurred is None else np.concatenate([blurred(kept), blurred(new)]),
     )
     if len(kept.xy_mm) == 0 or len(new.xy_mm) == 0:
         return merged

@@ -138,5 +138,7 @@ class ChangeDriven(DetectorCore):
         kind, nominal = self._classify(app, blobs.half_width_px / scale, blobs.lab)
         k = len(kind)
         xy = self.maps.to_mm(blobs.uv_px + origin)
-        blurred = Found(xy, nominal, nominal, kind, np.full(k, _BLUR_SCORE), found.occlusion, np.zeros(k, bool))
+        blurred = Found(
+            xy, nominal, nominal, kind, np.full(k, _BLUR_SCORE), found.occlusion, np.zeros(k, bool), np.ones(k, bool)
+        )
         return merge_found(found, blurred, found.occlusion)

@@ -39,6 +39,8 @@ __all__ = ["DetectorCore"]
 _DEFAULT_CONFIG = DetectorConfig()
 # overlap-suppression rank of a fit found only with faint edges, relative to its score
 _FAINT_RANK = 0.8
+# the fitted radius less this times the outline's second harmonic is a blurred disc's radius
+_UNBLUR = 1.5
 
 
 class DetectorCore:
@@ -206,7 +208,12 @@ class DetectorCore:
         hole0 = np.where(r0 == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
         ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video)
         # 4. classify: striker by size, coins by colour
-        kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab)
+        # (an outline a finger touches is out of round too, and the striker the fingers hold by
+        # the base line is no blurred coin: no correction within a disc's reach of a hand)
+        stretch = ref.stretch
+        if hands is not None and hands.any() and len(stretch):
+            stretch = np.where(self._at(self._hand_reach(hands), ref.xy_mm), 0.0, stretch)
+        kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab, stretch)
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
         # 5. clean up
@@ -230,8 +237,7 @@ class DetectorCore:
         faint = ref.clear < min_support
         keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
         if hands is not None and hands.any():
-            uv = np.clip(np.rint(self.maps.to_px(ref.xy_mm)).astype(np.intp), 0, hands.shape[0] - 1)
-            on_hand = hands[uv[:, 1], uv[:, 0]]
+            on_hand = self._at(hands, ref.xy_mm)
             need = np.full(len(on_hand), cfg.hand_min_support)
             if on_hand.any() and board_lab is not None:
                 unlike = lab_dist(ref.face_lab, self._hand_lab(board_lab, hands)) >= cfg.hand_skin_dist
@@ -271,17 +277,38 @@ class DetectorCore:
         occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
 
-    def _classify(self, app: Appearance, radius_mm: np.ndarray, face_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _classify(
+        self, app: Appearance, radius_mm: np.ndarray, face_lab: np.ndarray, stretch_mm: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(kind (N,) int8 `DiscKind`, nominal radius (N,) mm) of discs of fitted radii (N,) mm and
         face colours (N, 3) Lab: the striker by its size (unless the set's men are as large),
-        the coins by colour."""
+        the coins by colour.
+
+        `stretch_mm` (N,): the outlines' second harmonic (`RefineResult.stretch`). A disc blurred
+        along its motion is drawn out along it by some L at both ends (r(t) = R + L |cos t|):
+        the fit's radius is then R + 2L/pi and the second harmonic 4L/(3 pi), so R is the fitted
+        radius less 1.5 times it (a fast white was otherwise taken for the striker, issue 4)."""
         geom, eq = self.geom, self.equipment
+        if stretch_mm is not None:
+            radius_mm = radius_mm - _UNBLUR * stretch_mm
         is_striker = np.abs(radius_mm - geom.striker_r) < np.abs(radius_mm - geom.man_r)
         if eq.striker_diameter_mm == eq.man_diameter_mm:
             is_striker = np.zeros(len(radius_mm), bool)
         coins = app.classify_coins(face_lab, queen=eq.queens > 0)
         kind = np.where(is_striker, np.int8(DiscKind.STRIKER), coins).astype(np.int8)
         return kind, np.where(is_striker, geom.striker_r, geom.man_r)
+
+    def _hand_reach(self, hands: np.ndarray) -> np.ndarray:
+        """(H, W) uint8: within a striker's radius and a margin of `hands` ((H, W) bool)."""
+        r = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
+        return np.asarray(
+            cv2.dilate(hands.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        )
+
+    def _at(self, mask: np.ndarray, xy_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: `mask` ((H, W), board image) is set at the centres (N, 2) mm."""
+        uv = np.clip(np.rint(self.maps.to_px(xy_mm)).astype(np.intp), 0, np.array(mask.shape[::-1]) - 1)
+        return np.asarray(mask[uv[:, 1], uv[:, 0]] > 0)
 
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""

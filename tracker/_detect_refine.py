@@ -32,6 +32,7 @@ class _Plan:
     r_frac: np.ndarray = field(init=False)
     design: np.ndarray = field(init=False)
     design_outer: np.ndarray = field(init=False)
+    design2: np.ndarray = field(init=False)
     face: np.ndarray = field(init=False)
     search: np.ndarray = field(init=False)
     band: np.ndarray = field(init=False)
@@ -49,6 +50,8 @@ class _Plan:
         object.__setattr__(self, "design", design)
         # (M, 9): the outer product of each ray's design row, for the normal equations
         object.__setattr__(self, "design_outer", (design[:, :, None] * design[:, None, :]).reshape(-1, 9))
+        # the second harmonic (an outline stretched along one direction: a disc blurred by its motion)
+        object.__setattr__(self, "design2", np.stack([np.cos(2 * ang), np.sin(2 * ang)], axis=1))
         parts = (
             ("face", 0.0, 0.45),
             ("search", 0.72, 1.32),
@@ -90,6 +93,8 @@ class RefineResult:
         tag: (N,) bool, the caller's per-candidate `tag` carried through (all True if none).
         clear: (N,) fraction of rays with a clear edge (rise above `min_rise`) consistent with
             the fit; `support` also counts faint edges (above half of it) on the fitted outline.
+        stretch: (N,) amplitude of the outline's second harmonic (mm): a disc blurred along its
+            motion is drawn out along it, its fitted radius too large.
     """
 
     xy_mm: np.ndarray
@@ -104,6 +109,7 @@ class RefineResult:
     rim: np.ndarray
     tag: np.ndarray
     clear: np.ndarray
+    stretch: np.ndarray
 
 
 def _sample_rays(
@@ -197,6 +203,7 @@ def _iterate(
         tol = np.clip(2.5 * _row_median(np.abs(res)), 0.05 * r_nom, 0.1 * r_nom)
         fits = np.abs(res) <= tol[:, None]
         weight = (strong & fits).astype(np.float64)
+    stretch = _stretch(res, weight, plan)
     # the fit rests on clear edges; a faint edge (a light disc's thin rim on a light surface)
     # where the fitted outline runs counts as support too, but not for the fit
     clear = weight.mean(axis=1)
@@ -205,7 +212,18 @@ def _iterate(
     max_shift = 0.35 * r_nom[:, None]
     xy = np.where(good[:, None], xy + np.clip(shift, -max_shift, max_shift), xy)
     radius = np.where(good, fit_r, r_nom)
-    return xy, radius, samples, rise, face, weight, clear
+    stretch = np.where(good, stretch, 0.0)
+    return xy, radius, samples, rise, face, weight, clear, stretch
+
+
+def _stretch(res: np.ndarray, weight: np.ndarray, plan: _Plan) -> np.ndarray:
+    """(N,) amplitude (mm) of the second harmonic a cos 2t + b sin 2t of the residuals (N, M):
+    how far the outline is drawn out along one direction."""
+    A = plan.design2
+    ata = (weight @ (A[:, :, None] * A[:, None, :]).reshape(-1, 4)).reshape(-1, 2, 2) + np.eye(2) * 1e-6
+    atb = (weight * res) @ A
+    ab = np.linalg.solve(ata, atb[..., None])[..., 0]
+    return np.asarray(np.hypot(ab[:, 0], ab[:, 1]))
 
 
 def _screen_on_board(
@@ -282,7 +300,7 @@ def refine_discs(
     elif board_lab is not None:
         xy, weight, misfit = _screen_on_board(board_lab, maps, xy, r_nom, min_rise, hole_frac)
     else:
-        xy, _, _, _, _, weight, _ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
+        xy, _, _, _, _, weight, _, _ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
         misfit = np.zeros(len(xy))
     octants = (weight > 0).reshape(len(xy), 8, _SCREEN.n_rays // 8).any(axis=2).sum(axis=1)
     alive = np.nonzero((weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4))[0]
@@ -307,9 +325,12 @@ def refine_discs(
             np.zeros(0),
             np.zeros(0, bool),
             np.zeros(0),
+            np.zeros(0),
         )
     p = _FINE if screen else _QUICK
-    xy, radius, samples, rise, face, weight, clear = _iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac)
+    xy, radius, samples, rise, face, weight, clear, stretch = _iterate(
+        frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac
+    )
     samples /= _LAB_WEIGHT  # Lab again
     face = face / _LAB_WEIGHT
     support = weight.mean(axis=1)
@@ -337,4 +358,5 @@ def refine_discs(
         rim,
         tags,
         clear,
+        stretch,
     )

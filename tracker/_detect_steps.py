@@ -138,13 +138,16 @@ def package_found(
     px = maps.board_mm_to_original(np.concatenate([xy_mm, xy_mm + [1.0, 0.0], xy_mm + [0.0, 1.0]]))
     xy_img, step_x, step_y = px[:n], px[n : 2 * n], px[2 * n :]
     scale = 0.5 * (np.linalg.norm(step_x - xy_img, axis=1) + np.linalg.norm(step_y - xy_img, axis=1))
+    flags = geom.flags(xy_mm)
+    if found.blurred is not None:
+        flags |= found.blurred.astype(np.uint8) * np.uint8(FrameDetections.FLAG_BLURRED)
     dets = FrameDetections(
         xy_img=xy_img.astype(np.float32).reshape(-1, 2),
         radius_px=(found.radius_mm * scale).astype(np.float32),
         kind=found.kind,
         score=found.score.astype(np.float32),
         xy_board=xy_mm.astype(np.float32).reshape(-1, 2),
-        flags=geom.flags(xy_mm),
+        flags=flags,
         t_s=t_s,
         frame_idx=frame_idx,
     )

@@ -145,7 +145,8 @@ class Detection:
 @dataclass(frozen=True, slots=True)
 class Found:
     """One frame's accepted discs (board mm) and occlusion, before packaging; `strict` (N,)
-    marks discs that passed the still path's checks."""
+    marks discs that passed the still path's checks, `blurred` (N,) (None: none) those found
+    only as a blur of their motion (position rough, kind a guess)."""
 
     xy_mm: np.ndarray
     radius_mm: np.ndarray
@@ -154,6 +155,7 @@ class Found:
     score: np.ndarray
     occlusion: np.ndarray
     strict: np.ndarray
+    blurred: np.ndarray | None = None
 
     def select(self, keep: np.ndarray) -> Found:
         """The discs where `keep` (N,) bool is True; the occlusion mask unchanged."""
@@ -165,4 +167,5 @@ class Found:
             self.score[keep],
             self.occlusion,
             self.strict[keep],
+            None if self.blurred is None else self.blurred[keep],
         )

@@ -31,7 +31,8 @@ class FrameDetections:
         kind: (N,) int8 `tracker.specs.DiscKind` values.
         score: (N,) float32 confidence in [0, 1].
         xy_board: (N, 2) float32 centres in board mm (origin at the board centre), or None.
-        flags: (N,) uint8 bit set of `FLAG_*` (over a pocket, stacked, on edge, partly hidden).
+        flags: (N,) uint8 bit set of `FLAG_*` (over a pocket, stacked, on edge, partly hidden,
+            blurred).
         track_id: (N,) int32 track ids once tracked, or None.
         t_s: capture time in seconds, or None.
         frame_idx: frame number counted from 0, or None.
@@ -47,6 +48,7 @@ class FrameDetections:
     FLAG_STACKED = 2
     FLAG_ON_EDGE = 4
     FLAG_PARTLY_HIDDEN = 8
+    FLAG_BLURRED = 16  # found only as the blur of its motion: position rough, kind a guess
 
     xy_img: np.ndarray
     radius_px: np.ndarray

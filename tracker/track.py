@@ -130,15 +130,20 @@ class Tracker:
         self._head = (self._head + 1) % self.config.history  # this frame's column of the history ring
         z = dets.xy_board.astype(np.float64)
         track_of_det = np.full(len(dets), -1, np.intp)
+        # a disc found only as the blur of its motion: its kind is a guess (a fast white's smear is as
+        # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
+        blurred = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
+        if blurred is not None and not blurred.any():
+            blurred = None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
-        rows, cols = self._continue(st, z, dets.kind, t, dets.score)
+        rows, cols = self._continue(st, z, dets.kind, t, dets.score, blurred)
         track_of_det[cols] = rows
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
-        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score)
+        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, blurred)
         track_of_det[cols2] = rows2
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
-        st = self._observe(st, z, dets, t, track_of_det)
-        st, track_of_det = self._spawn(st, z, dets, t, track_of_det)
+        st = self._observe(st, z, dets, t, track_of_det, blurred)
+        st, track_of_det = self._spawn(st, z, dets, t, track_of_det, blurred)
         det_ids = np.where(track_of_det >= 0, st.ids[np.maximum(track_of_det, 0)] if len(st) else -1, -1)
         st = self._prune(st)
         self._state, self._t_prev = st, t
@@ -146,7 +151,9 @@ class Tracker:
 
     # -- association -----------------------------------------------------------------------------
 
-    def _kind_terms(self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _kind_terms(
+        self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, blurred: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The cost of a kind disagreement between tracks and detections, in two parts.
 
         Coin colours are misread now and then; the striker is told apart by its size, reliably.
@@ -155,6 +162,7 @@ class Tracker:
             kind: (M,) the tracks' `DiscKind` values by vote.
             share: (M,) the share of the votes behind them.
             det_kind: (N,) the detections' `DiscKind` values.
+            blurred: (N,) bool detections whose kind is a guess (no cost, never infinite), or None.
 
         Returns:
             (M, N) `kind_penalty` where a confident track's coin colour disagrees (else 0), and (M, N)
@@ -163,10 +171,13 @@ class Tracker:
         confident = (share >= self.config.kind_confidence)[:, None]
         mismatch = kind[:, None] != det_kind[None, :]
         striker_vs_coin = (kind == _STRIKER)[:, None] != (det_kind == _STRIKER)[None, :]
+        if blurred is not None:
+            confident = confident & ~blurred[None, :]
         return np.where(mismatch & confident, self.config.kind_penalty, 0.0), striker_vs_coin & confident
 
     def _continue(
-        self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, det_score: np.ndarray
+        self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, det_score: np.ndarray,
+        blurred: np.ndarray | None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """One global assignment of live tracks to detections (min total distance to the predictions).
 
@@ -203,7 +214,7 @@ class Tracker:
             speed_bound = np.maximum(speed_bound, hit)
         reach = cfg.base_gate_mm + speed_bound * dt
         gate = np.minimum(reach, cfg.max_jump_mm * (1 + sub.missed))  # the cap is per frame
-        penalty, forbidden = self._kind_terms(sub.kind, sub.share, det_kind)
+        penalty, forbidden = self._kind_terms(sub.kind, sub.share, det_kind, blurred)
         allowed = (dist <= gate[:, None]) & ~forbidden
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         if sunk.any():
@@ -273,7 +284,8 @@ class Tracker:
         return np.asarray(np.where(reaches, 1.2 * speed[hitters][None, :], 0.0).max(axis=1))
 
     def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
-              track_of_det: np.ndarray, det_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              track_of_det: np.ndarray, det_score: np.ndarray,
+              blurred: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Dormant tracks taken up again: a disc out from under a hand near where it went, the striker anywhere."""
         cfg = self.config
         dormant = st.missed > cfg.coast_frames
@@ -298,7 +310,8 @@ class Tracker:
         followed = striker_followed(st, track_of_det, coast_frames=cfg.coast_frames, confidence=cfg.kind_confidence)
         striker_pair = is_striker[:, None] & sure[None, :] & ~followed
         gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)
-        penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d])
+        blurred_d = None if blurred is None else blurred[free_d]
+        penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d], blurred_d)
         agree = ~forbidden & (penalty == 0.0)
         cost = dist + np.where(confirmed, 0.0, 50.0)[:, None]
         # a disc last seen running into a pocket is gone: a disc resting by that pocket is another one
@@ -328,7 +341,7 @@ class Tracker:
     # -- state update ----------------------------------------------------------------------------
 
     def _observe(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
-                 track_of_det: np.ndarray) -> TrackArrays:
+                 track_of_det: np.ndarray, blurred: np.ndarray | None) -> TrackArrays:
         # (the working state is private: written in place; snapshots and selections are copies)
         cfg = self.config
         matched = track_of_det >= 0
@@ -345,15 +358,16 @@ class Tracker:
         st.vel[rows] = step_v if continuing.all() else np.where(continuing[:, None], step_v, 0.0)
         st.xy[rows] = z_rows
         # (each track takes one detection at most: the rows are distinct, a plain indexed add is np.add.at)
-        det_kind = dets.kind[cols].astype(np.intp)
-        weight = dets.score[cols].astype(np.float64) + 0.05
-        st.votes[rows, det_kind] += weight
-        st.recent[rows] *= _RECENT_KEEP
-        st.recent[rows, det_kind] += weight
+        v_cols, v_rows = (cols, rows) if blurred is None else (cols[~blurred[cols]], rows[~blurred[cols]])
+        det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a blur)
+        weight = dets.score[v_cols].astype(np.float64) + 0.05
+        st.votes[v_rows, det_kind] += weight
+        st.recent[v_rows] *= _RECENT_KEEP
+        st.recent[v_rows, det_kind] += weight
         st.hits += seen
         st.hist[:, self._head] = np.where(seen[:, None], st.xy, np.nan)
         st.last_t[rows] = t
-        if rows.size:
+        if v_rows.size:
             st.refresh_kinds()
         st.missed += 1
         st.missed[rows] = 0
@@ -361,8 +375,8 @@ class Tracker:
         return st
 
     def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
-               track_of_det: np.ndarray) -> tuple[TrackArrays, np.ndarray]:
-        free = (track_of_det < 0).nonzero()[0]
+               track_of_det: np.ndarray, blurred: np.ndarray | None) -> tuple[TrackArrays, np.ndarray]:
+        free = ((track_of_det < 0) if blurred is None else (track_of_det < 0) & ~blurred).nonzero()[0]
         if free.size and len(st):
             # a second detection of a disc that is already tracked (blur, double ring) is not a new disc
             near = point_distance(st.xy[st.missed == 0], z[free])

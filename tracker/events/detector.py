@@ -224,7 +224,14 @@ class EventDetector:
         if self._pending_dir:
             heading = tracks.vel_mm_s / np.maximum(speed, 1e-9)[:, None]
             before = self._pending_heading(tracks.ids)
-            fast &= ~((heading * before).sum(axis=1) < 0.0)  # (NaN: not moving before, any direction)
+            back = (heading * before).sum(axis=1) < 0.0  # (NaN: not moving before, any direction)
+            fast &= ~back
+            # ... nor does one that went back since: a track taking a hand's knuckles in turn, one
+            # still and one moving, jumps out, back and out again (seed 2008, issue 4)
+            back &= tracks.seen & (speed > cfg.start_speed_mm_s)
+            if back.any():
+                gone = set(tracks.ids[back].tolist())
+                self._pending_dir = {i: h for i, h in self._pending_dir.items() if i not in gone}
         if not fast.any() and not (self._pending is not None and vanished_moving.any()):
             return
         # motion is confirmed by the same disc seen moving again: a coin that twitched (a misread

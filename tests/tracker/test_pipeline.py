@@ -267,3 +267,23 @@ def test_coin_seen_only_moving_starts_no_shot() -> None:
 
     events = _run_stub(fps, 2.0, scene)
     assert not [e for e in events if e["type"] == "shot_start"], events
+
+
+def test_track_flicking_between_knuckles_starts_no_shot() -> None:
+    """Issue 4 (seed 2008 at 120 fps, hard look): a pale hand on a pale board, not masked, moves the
+    striker along the base line; one track takes a still knuckle and a moving fingertip in turn:
+    out, back, out again, each faster than a shot. A struck striker does not come back: no shot."""
+    fps = 120.0
+    knuckle = np.array([95.0, 310.0])
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int]]:
+        k = round((t - 1.0) * fps)
+        if k < 0 or k >= 24:  # (the striker itself is under the hand throughout)
+            return list(_COINS), [0, 1, 0]
+        if k % 2:
+            return [*_COINS, tuple(knuckle)], [0, 1, 0, 3]
+        tip = knuckle + np.array([20.0, -62.0 - 2.0 * k])  # (just past the base line)
+        return [*_COINS, tuple(tip)], [0, 1, 0, 3]
+
+    events = _run_stub(fps, 2.0, scene)
+    assert not [e for e in events if e["type"] == "shot_start"], events

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -164,3 +165,26 @@ def test_dormant_striker_track_not_taken_up_far_off_while_the_striker_is_followe
     frames = [([p, q], [3, 3])] * 4 + [([p], [3])] * 6 + [([p, pocket], [3, 3])]
     ids = _follow(frames, fps=120.0)
     assert ids[-1][0] == ids[0][0] and ids[-1][1] not in ids[0], ids
+
+
+@pytest.mark.parametrize("flagged", [True, False], ids=["blurred", "outlined"])
+def test_blurred_detection_kind_is_a_guess(flagged: bool) -> None:
+    """Issue 4 (seed 2007, hard look): a white flying across the board is seen for a frame only as
+    a smear as wide as the striker. Flagged as blurred, its "striker" detection continues the white
+    (no new track, no striker vote); a detection with a clear outline of the striker does not."""
+    tr = Tracker(RADII)
+    xs = [0.0, 0.0, 0.0, 0.0, 40.0, 80.0, 120.0, 160.0]
+    blur = 5  # the frame where it is a smear
+    for k, x in enumerate(xs):
+        d = _dets([(x, 0.0)], [3 if k == blur else 0], k / 60)
+        if flagged:
+            d = replace(d, flags=np.array([FrameDetections.FLAG_BLURRED if k == blur else 0], np.uint8))
+        tracks = tr.update(d)
+        if k == blur:
+            at_blur = tracks
+    ids = at_blur.det_track_id.tolist()
+    if flagged:
+        assert ids == [1] and at_blur.kind.tolist() == [0], (ids, at_blur.kind)
+        assert tracks.ids.tolist() == [1] and tracks.kind.tolist() == [0]
+    else:
+        assert ids != [1]

@@ -430,6 +430,6 @@ class Tracker:
             ids=st.ids.copy(), kind=st.kind.copy(), kind_share=st.share.copy(),
             recent_kind=np.argmax(st.recent, axis=1).astype(np.int8), xy_mm=st.xy.copy(),
             vel_mm_s=st.vel.copy(), seen=st.missed == 0, missed=st.missed.copy(), last_t_s=st.last_t.copy(),
-            confirmed=st.confirmed.copy(), hist_xy_mm=st.hist.take(order, axis=1), hist_t_s=self._hist_t[order],
-            det_track_id=det_ids, t_s=t, frame_idx=self._frame,
+            confirmed=st.confirmed.copy(), hits=st.hits.copy(), hist_xy_mm=st.hist.take(order, axis=1),
+            hist_t_s=self._hist_t[order], det_track_id=det_ids, t_s=t, frame_idx=self._frame,
         )

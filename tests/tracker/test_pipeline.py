@@ -287,3 +287,24 @@ def test_track_flicking_between_knuckles_starts_no_shot() -> None:
 
     events = _run_stub(fps, 2.0, scene)
     assert not [e for e in events if e["type"] == "shot_start"], events
+
+
+def test_knuckle_taken_up_again_as_a_coin_starts_no_shot() -> None:
+    """Issue 4 (seed 2008 at 120 fps, hard look): a knuckle was taken for a queen for a few frames
+    while the hand placed the striker; seconds later, by the edge where the hand is again, the same
+    track is taken up, stands a few frames and moves off with the hand. A coin whose first move starts
+    a shot has been on the board a while: no shot starts."""
+    fps = 120.0
+    spot = (158.0, 356.0)
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int]]:
+        xy, kinds = [*_COINS, (40.0, 252.6)], [0, 1, 0, 3]
+        k = round((t - 1.5) * fps)
+        if 0.5 <= t < 0.5 + 4 / fps or 0 <= k < 8:
+            return [*xy, spot], [*kinds, 2]
+        if 8 <= k < 18:
+            return [*xy, (spot[0], spot[1] - 2400.0 * (k - 7) / fps)], [*kinds, 2]
+        return xy, kinds
+
+    events = _run_stub(fps, 2.5, scene)
+    assert not [e for e in events if e["type"] == "shot_start"], events

@@ -51,6 +51,8 @@ class TrackArrays:
         prev_speed: (M,) float64 speed (mm/s) the track had before its last observation: a track
             that was at rest then and moves now was set in motion during the last frame interval,
             so its velocity (displacement over the whole interval) is an underestimate.
+        since: (M,) float64 time (s) since which the track has been followed without a break
+            longer than coasting (its birth, or when it was last taken up again).
     """
 
     ids: np.ndarray
@@ -66,6 +68,7 @@ class TrackArrays:
     share: np.ndarray
     recent: np.ndarray
     prev_speed: np.ndarray
+    since: np.ndarray
 
     @classmethod
     def empty(cls, history: int) -> TrackArrays:
@@ -73,7 +76,7 @@ class TrackArrays:
             ids=np.zeros(0, np.int32), xy=np.zeros((0, 2)), vel=np.zeros((0, 2)), last_t=np.zeros(0),
             hits=np.zeros(0, np.int32), missed=np.zeros(0, np.int32), votes=np.zeros((0, N_KINDS)),
             confirmed=np.zeros(0, bool), hist=np.zeros((0, history, 2)), kind=np.zeros(0, np.int8),
-            share=np.zeros(0), recent=np.zeros((0, N_KINDS)), prev_speed=np.zeros(0),
+            share=np.zeros(0), recent=np.zeros((0, N_KINDS)), prev_speed=np.zeros(0), since=np.zeros(0),
         )
 
     def __len__(self) -> int:

@@ -100,7 +100,8 @@ class Tracks:
         missed: (M,) int32 frames since last observed (0 when seen).
         last_t_s: (M,) float64 time of the last observation, s.
         confirmed: (M,) bool a real disc (seen in `confirm_hits` frames), not a passing false detection.
-        hits: (M,) int32 frames the track was seen in, over its whole life.
+        seen_since_s: (M,) float64 time (s) since which the track has been followed without a
+            break longer than coasting (its birth, or when it was last taken up again).
         hist_xy_mm: (M, K, 2) float64 observed centres in the last K frames, oldest first, NaN where not seen.
         hist_t_s: (K,) float64 times of those frames (NaN before the first).
         det_track_id: (N,) int32 track id given to each detection of this frame (-1: none).
@@ -118,7 +119,7 @@ class Tracks:
     missed: np.ndarray
     last_t_s: np.ndarray
     confirmed: np.ndarray
-    hits: np.ndarray
+    seen_since_s: np.ndarray
     hist_xy_mm: np.ndarray
     hist_t_s: np.ndarray
     det_track_id: np.ndarray

@@ -355,7 +355,11 @@ class Tracker:
         dt = np.maximum(t - st.last_t[rows], 1e-6)
         step_v = (z_rows - xy_rows) / dt[:, None]
         continuing = st.missed[rows] <= cfg.coast_frames  # (one taken up again starts from rest)
-        st.vel[rows] = step_v if continuing.all() else np.where(continuing[:, None], step_v, 0.0)
+        if continuing.all():
+            st.vel[rows] = step_v
+        else:
+            st.vel[rows] = np.where(continuing[:, None], step_v, 0.0)
+            st.since[rows] = np.where(continuing, st.since[rows], t)
         st.xy[rows] = z_rows
         # (each track takes one detection at most: the rows are distinct, a plain indexed add is np.add.at)
         v_cols, v_rows = (cols, rows) if blurred is None else (cols[~blurred[cols]], rows[~blurred[cols]])
@@ -394,7 +398,7 @@ class Tracker:
             ids=np.arange(self._next_id, self._next_id + n, dtype=np.int32), xy=z[free].copy(),
             vel=np.zeros((n, 2)), last_t=np.full(n, t), hits=np.ones(n, np.int32),
             missed=np.zeros(n, np.int32), votes=votes, confirmed=np.full(n, self.config.confirm_hits <= 1),
-            hist=hist, kind=kind, share=share, recent=votes.copy(), prev_speed=np.zeros(n),
+            hist=hist, kind=kind, share=share, recent=votes.copy(), prev_speed=np.zeros(n), since=np.full(n, t),
         )
         self._next_id += n
         out = track_of_det.copy()
@@ -430,6 +434,6 @@ class Tracker:
             ids=st.ids.copy(), kind=st.kind.copy(), kind_share=st.share.copy(),
             recent_kind=np.argmax(st.recent, axis=1).astype(np.int8), xy_mm=st.xy.copy(),
             vel_mm_s=st.vel.copy(), seen=st.missed == 0, missed=st.missed.copy(), last_t_s=st.last_t.copy(),
-            confirmed=st.confirmed.copy(), hits=st.hits.copy(), hist_xy_mm=st.hist.take(order, axis=1),
+            confirmed=st.confirmed.copy(), seen_since_s=st.since.copy(), hist_xy_mm=st.hist.take(order, axis=1),
             hist_t_s=self._hist_t[order], det_track_id=det_ids, t_s=t, frame_idx=self._frame,
         )

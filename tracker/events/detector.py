@@ -39,9 +39,9 @@ OcclusionTest = Callable[[np.ndarray], np.ndarray]
 
 
 _STAND_S = 0.05  # a disc seen within a few mm of one place over this long stood there
-# a coin whose first move starts a shot was seen (in all) at least this long: not a knuckle taken
-# for a coin for a few frames, seconds ago, and taken up again where the hand is now (seed 2008)
-_COIN_SEEN_S = 0.3
+# a coin whose first move starts a shot has been followed at least this long: not a knuckle taken
+# for a coin seconds ago and taken up again where the hand is now (seed 2008)
+_COIN_SEEN_S = 0.5
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
@@ -197,7 +197,7 @@ class EventDetector:
         if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
             span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
             still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows], span=span)
-            still &= tracks.hits[c_rows] * self.frame_dt_s >= _COIN_SEEN_S
+            still &= tracks.t_s - tracks.seen_since_s[c_rows] >= _COIN_SEEN_S
             fast[c_rows[~still]] = False
         # a struck striker that vanishes at once (blurred at a low frame rate) confirms its own first
         # move; a coin that vanishes, or a striker taken away under a hand, does not

@@ -80,9 +80,9 @@ class ChangeDriven(DetectorCore):
         over while the hand rests)."""
         last = self._last
         again = self.geom.near_pocket(last.xy_mm)
-        # a disc seen only as a blur (on this path the only kind not held to the still path's
-        # checks) was moving: it is never carried over
-        again |= ~last.strict
+        # a disc seen only as a blur was moving: it is never carried over
+        if last.blurred is not None:
+            again |= last.blurred
         if self._redone is not None:
             again &= in_mask(last.xy_mm, self._redone, self.maps)
         if last.occlusion.any():

@@ -18,7 +18,7 @@ from tracker._detect_board import BoardGeometry, build_geometry, near_marking, s
 from tracker._detect_change import ReuseState
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
-from tracker._detect_region import Box, StillPlanes
+from tracker._detect_region import Box, StillPlanes, in_mask
 from tracker._detect_steps import (
     busy_mask,
     lab_dist,
@@ -212,7 +212,7 @@ class DetectorCore:
         # the base line is no blurred coin: no correction within a disc's reach of a hand)
         stretch = ref.stretch
         if hands is not None and hands.any() and len(stretch):
-            stretch = np.where(self._at(self._hand_reach(hands), ref.xy_mm), 0.0, stretch)
+            stretch = np.where(in_mask(ref.xy_mm, self._hand_reach(hands), self.maps), 0.0, stretch)
         kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab, stretch)
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
@@ -237,7 +237,7 @@ class DetectorCore:
         faint = ref.clear < min_support
         keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
         if hands is not None and hands.any():
-            on_hand = self._at(hands, ref.xy_mm)
+            on_hand = in_mask(ref.xy_mm, hands, self.maps)
             need = np.full(len(on_hand), cfg.hand_min_support)
             if on_hand.any() and board_lab is not None:
                 unlike = lab_dist(ref.face_lab, self._hand_lab(board_lab, hands)) >= cfg.hand_skin_dist
@@ -304,11 +304,6 @@ class DetectorCore:
         return np.asarray(
             cv2.dilate(hands.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
         )
-
-    def _at(self, mask: np.ndarray, xy_mm: np.ndarray) -> np.ndarray:
-        """(N,) bool: `mask` ((H, W), board image) is set at the centres (N, 2) mm."""
-        uv = np.clip(np.rint(self.maps.to_px(xy_mm)).astype(np.intp), 0, np.array(mask.shape[::-1]) - 1)
-        return np.asarray(mask[uv[:, 1], uv[:, 0]] > 0)
 
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""

@@ -33,6 +33,7 @@ class _Plan:
     design: np.ndarray = field(init=False)
     design_outer: np.ndarray = field(init=False)
     design2: np.ndarray = field(init=False)
+    design2_outer: np.ndarray = field(init=False)
     face: np.ndarray = field(init=False)
     search: np.ndarray = field(init=False)
     band: np.ndarray = field(init=False)
@@ -51,7 +52,9 @@ class _Plan:
         # (M, 9): the outer product of each ray's design row, for the normal equations
         object.__setattr__(self, "design_outer", (design[:, :, None] * design[:, None, :]).reshape(-1, 9))
         # the second harmonic (an outline stretched along one direction: a disc blurred by its motion)
-        object.__setattr__(self, "design2", np.stack([np.cos(2 * ang), np.sin(2 * ang)], axis=1))
+        design2 = np.stack([np.cos(2 * ang), np.sin(2 * ang)], axis=1)
+        object.__setattr__(self, "design2", design2)
+        object.__setattr__(self, "design2_outer", (design2[:, :, None] * design2[:, None, :]).reshape(-1, 4))
         parts = (
             ("face", 0.0, 0.45),
             ("search", 0.72, 1.32),
@@ -219,9 +222,8 @@ def _iterate(
 def _stretch(res: np.ndarray, weight: np.ndarray, plan: _Plan) -> np.ndarray:
     """(N,) amplitude (mm) of the second harmonic a cos 2t + b sin 2t of the residuals (N, M):
     how far the outline is drawn out along one direction."""
-    A = plan.design2
-    ata = (weight @ (A[:, :, None] * A[:, None, :]).reshape(-1, 4)).reshape(-1, 2, 2) + np.eye(2) * 1e-6
-    atb = (weight * res) @ A
+    ata = (weight @ plan.design2_outer).reshape(-1, 2, 2) + np.eye(2) * 1e-6
+    atb = (weight * res) @ plan.design2
     ab = np.linalg.solve(ata, atb[..., None])[..., 0]
     return np.asarray(np.hypot(ab[:, 0], ab[:, 1]))
 

@@ -138,8 +138,8 @@ def reaching_in(
     keep = (np.bincount(labels.ravel(), minlength=n) >= min_area_px) & (contact >= min_contact_px)
     keep[0] = False
     if min_half_width_px > 0 and keep.any():
-        # the widest part of each region: a palm or an arm is wider than any disc
-        inside = labels > 0
+        # the widest part of each region still in the running: a palm or an arm is wider than any disc
+        inside = keep[labels]
         widest = np.zeros(n, np.float32)
         np.maximum.at(widest, labels[inside].astype(np.intp), cv2.distanceTransform(fg, cv2.DIST_L2, 3)[inside])
         keep &= widest >= min_half_width_px

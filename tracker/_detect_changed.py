@@ -1,20 +1,23 @@
 """The change-driven still path of `tracker.detect.Detector` (`DetectorConfig(reuse=True)`):
-changes are found against a reference board image, and the still path runs again only in the
-box round them (`tracker._detect_region`); discs elsewhere are carried over
-(`tracker._detect_change`).
+changes are found against a reference board image; the discs they touch are followed where
+their motion takes them (`tracker._detect_follow`), and the still path runs again only in the
+box round what those do not explain (`tracker._detect_region`); discs elsewhere are carried
+over (`tracker._detect_change`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from tracker._detect_blur import blur_blobs
-from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, unexplained
+from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, touched_discs, unexplained
 from tracker._detect_core import DetectorCore
+from tracker._detect_follow import Followed, follow_discs, velocities
 from tracker._detect_region import Box, box_of_change, in_mask, near_occluder
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
@@ -58,6 +61,21 @@ class ChangeDriven(DetectorCore):
             detection = self._package(whole(), t_s, frame_idx)
             self._reuse = ReuseState(board_bgr.copy(), detection)
             return detection
+        before = self._last.xy_mm
+        try:
+            return self._detect_reusing(frame_bgr, board_bgr, whole, t_s, frame_idx)
+        finally:
+            self._before_mm = before
+
+    def _detect_reusing(
+        self,
+        frame_bgr: np.ndarray,
+        board_bgr: np.ndarray,
+        whole: Callable[[], Found],
+        t_s: float | None,
+        frame_idx: int | None,
+    ) -> Detection:
+        assert self._reuse is not None
         return detect_with_reuse(
             self._reuse,
             board_bgr,
@@ -93,10 +111,18 @@ class ChangeDriven(DetectorCore):
     def _detect_region(
         self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray
     ) -> tuple[Found, np.ndarray | None]:
-        """Change-driven still path: discs centred on the grown change (and on the discs it
-        touches) are detected again, the others carried over. Also returns a mask round the
+        """Change-driven still path: the discs the change touches are followed first
+        (`_follow`); discs centred on the rest of the change, grown (and on the discs it
+        touches), are detected again, the others carried over. Also returns a mask round the
         discs detected before there and not found again within reach (looked at again next
         frame: a disc lost as it came to rest)."""
+        followed = self._follow(frame_bgr, board_bgr, change)
+        done = self._redone if followed is not None else None
+        if followed is not None:
+            change = cv2.bitwise_and(change, cv2.bitwise_not(followed.explained))
+            if not change.any():
+                # all of the change was discs rolling on: no occluder came or went
+                return self._last, None
         last, geom = self._last, self.geom
         scale = self.config.px_per_mm
         grow, pad = geom.man_r * scale, (geom.striker_r + 4.0) * scale
@@ -104,7 +130,7 @@ class ChangeDriven(DetectorCore):
         if boxes is None:
             return last, None
         mask, box = boxes
-        self._redone = mask
+        self._redone = mask if done is None else cv2.bitwise_or(mask, done)
         new = self._detect_still(frame_bgr, board_bgr, boxes)
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
         redo = in_mask(last.xy_mm, mask, self.maps)
@@ -114,6 +140,48 @@ class ChangeDriven(DetectorCore):
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
         return found, self._stamp(lost)
+
+    def _follow(self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray) -> Followed | None:
+        """Follow the discs the change touches (`tracker._detect_follow`); with some followed,
+        `_last` has them moved, `_redone` marks them (detected afresh) and the still path's
+        planes are brought up to date where they were and are. None: none followed."""
+        last, geom, cfg, app = self._last, self.geom, self.config, self.appearance
+        if not cfg.reuse_follow or len(last.xy_mm) == 0 or self._reuse is None or app is None:
+            return None
+        try_ = touched_discs(change, last.xy_mm, last.nominal, self.maps) & last.strict
+        if last.blurred is not None:
+            try_ &= ~last.blurred
+        # (none next to a hand: a knuckle taken for a disc would move off with it)
+        if self._hands.any():
+            try_ &= ~in_mask(last.xy_mm, self._hand_reach(self._hands), self.maps)
+        if not try_.any():
+            return None
+        eq = self.equipment
+        hole = np.where(last.nominal == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
+        followed = follow_discs(
+            frame_bgr,
+            board_bgr,
+            self._reuse.ref,
+            self.maps,
+            geom,
+            last,
+            try_,
+            velocities(last.xy_mm, self._before_mm, REACH * geom.man_r),
+            hole_mm=hole,
+            min_rise=cfg.min_rise,
+            grow_px=cfg.reuse_grow_px,
+            classify=lambda radius, face, stretch: self._classify(app, radius, face, stretch)[0],
+        )
+        if len(followed.idx) == 0:
+            return None
+        self._last = followed.apply(last)
+        scale = cfg.px_per_mm
+        self._redone = stamp_discs(geom.shape, self.maps.to_px(followed.xy_mm), 1.15 * geom.striker_r * scale)
+        x, y, w, h = cv2.boundingRect(followed.explained)
+        box = (slice(y, y + h), slice(x, x + w))
+        self._planes.update_lab(board_bgr, box)
+        self._planes.update_far(app.surface_lab, cfg.occlusion_far, box)
+        return followed
 
     def _with_blurred(self, found: Found, change: np.ndarray, box: Box) -> Found:
         """`found` and the discs in the change (inside `box`) too blurred by their motion for an

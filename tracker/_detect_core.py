@@ -80,6 +80,7 @@ class DetectorCore:
         # everywhere)
         self._redone: np.ndarray | None = None
         self._nothing_redone = np.zeros(self.geom.shape, np.uint8)
+        self._before_mm = np.zeros((0, 2))  # the discs of the frame before the last (their motion)
         self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
         self._debug: dict[str, Any] | None = None  # set to {} to keep intermediate arrays
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from calibration.rectify import BoardMaps, sample_points
 
-__all__ = ["RefineResult", "refine_discs"]
+__all__ = ["RefineResult", "refine_discs", "refit_discs"]
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,8 @@ class RefineResult:
             the fit; `support` also counts faint edges (above half of it) on the fitted outline.
         stretch: (N,) amplitude of the outline's second harmonic (mm): a disc blurred along its
             motion is drawn out along it, its fitted radius too large.
+        moved: (N,) how far the last round moved the centre (mm): small once the fit has
+            settled on an outline.
     """
 
     xy_mm: np.ndarray
@@ -113,6 +115,7 @@ class RefineResult:
     tag: np.ndarray
     clear: np.ndarray
     stretch: np.ndarray
+    moved: np.ndarray
 
 
 def _sample_rays(
@@ -213,10 +216,10 @@ def _iterate(
     weight = ((rise > _FAINT_RISE * min_rise) & fits).astype(np.float64)
     good = weight.sum(axis=1) >= 6
     max_shift = 0.35 * r_nom[:, None]
-    xy = np.where(good[:, None], xy + np.clip(shift, -max_shift, max_shift), xy)
+    step = np.where(good[:, None], np.clip(shift, -max_shift, max_shift), 0.0)
     radius = np.where(good, fit_r, r_nom)
     stretch = np.where(good, stretch, 0.0)
-    return xy, radius, samples, rise, face, weight, clear, stretch
+    return xy + step, radius, samples, rise, face, weight, clear, stretch, np.hypot(step[:, 0], step[:, 1])
 
 
 def _stretch(res: np.ndarray, weight: np.ndarray, plan: _Plan) -> np.ndarray:
@@ -302,38 +305,55 @@ def refine_discs(
     elif board_lab is not None:
         xy, weight, misfit = _screen_on_board(board_lab, maps, xy, r_nom, min_rise, hole_frac)
     else:
-        xy, _, _, _, _, weight, _, _ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
+        xy, _, _, _, _, weight, _, _, _ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
         misfit = np.zeros(len(xy))
     octants = (weight > 0).reshape(len(xy), 8, _SCREEN.n_rays // 8).any(axis=2).sum(axis=1)
     alive = np.nonzero((weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4))[0]
-    alive = alive[
-        _unique(xy[alive], weight[alive].mean(axis=1) - misfit[alive], 0.5 * float(r_nom.min(initial=1.0)))
-    ]
+    alive = alive[_unique(xy[alive], weight[alive].mean(axis=1) - misfit[alive], 0.5 * float(r_nom.min(initial=1.0)))]
     tags = (np.ones(len(r_nom), bool) if tag is None else np.asarray(tag, bool))[alive]
     xy, r_nom, hole_frac = xy[alive], r_nom[alive], hole_frac[alive]
-    n = len(alive)
-    if n == 0:
-        z = np.zeros((0, 3))
-        return RefineResult(
-            np.zeros((0, 2)),
-            np.zeros(0),
-            z,
-            np.zeros(0),
-            np.zeros(0),
-            z,
-            z,
-            z,
-            np.zeros(0),
-            np.zeros(0),
-            np.zeros(0, bool),
-            np.zeros(0),
-            np.zeros(0),
-        )
+    if len(alive) == 0:
+        return _empty()
     p = _FINE if screen else _QUICK
-    xy, radius, samples, rise, face, weight, clear, stretch = _iterate(
-        frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac
-    )
-    samples /= _LAB_WEIGHT  # Lab again
+    return _result(_iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac), p, hole_frac, tags)
+
+
+def refit_discs(
+    frame_bgr: np.ndarray,
+    maps: BoardMaps,
+    xy_mm: np.ndarray,
+    r_mm: np.ndarray,
+    *,
+    min_rise: float = 8.0,
+    hole_mm: np.ndarray | None = None,
+    rounds: int = 2,
+) -> RefineResult:
+    """Known discs (centres (N, 2) board mm, nominal radii (N,) mm) fitted again where they are
+    expected: `rounds` full-resolution rounds, each starting where the last one ended, no
+    screening and no candidate dropped (the result's rows are the input's). `moved` tells how
+    far the last round still moved each centre."""
+    xy = np.asarray(xy_mm, dtype=np.float64).reshape(-1, 2)
+    r_nom = np.asarray(r_mm, dtype=np.float64)
+    hole = np.zeros(len(xy)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
+    hole_frac = hole / np.maximum(r_nom, 1e-6)
+    if len(xy) == 0:
+        return _empty()
+    out = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _FINE, hole_frac)
+    for _round in range(rounds - 1):
+        out = _iterate(frame_bgr, maps, out[0], r_nom, min_rise, _FINE, hole_frac)
+    return _result(out, _FINE, hole_frac, np.ones(len(xy), bool))
+
+
+def _empty() -> RefineResult:
+    z, z3 = np.zeros(0), np.zeros((0, 3))
+    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z3, z3, z3, z, z, np.zeros(0, bool), z, z, z)
+
+
+def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tags: np.ndarray) -> RefineResult:
+    """The `RefineResult` of a last `_iterate` round (its outputs `rounds`) with plan `p`."""
+    xy, radius, samples, rise, face, weight, clear, stretch, moved = rounds
+    n = len(xy)
+    samples = samples / _LAB_WEIGHT  # Lab again
     face = face / _LAB_WEIGHT
     support = weight.mean(axis=1)
     contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
@@ -361,4 +381,5 @@ def refine_discs(
         tags,
         clear,
         stretch,
+        moved,
     )

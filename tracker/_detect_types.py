@@ -71,6 +71,9 @@ class DetectorConfig:
         reuse_grow_px: changed pixels are grown by this many board-image px.
         reuse_max_changed: a larger changed share of the board image means a full re-detect.
         reuse_full_every: a full re-detect at least every this many frames (safety net).
+        reuse_follow: change-driven still path: the discs the change touches are first
+            followed where their motion takes them (`tracker._detect_follow`); only the change
+            they do not explain is searched.
     """
 
     px_per_mm: float = 0.4
@@ -110,6 +113,7 @@ class DetectorConfig:
     reuse_grow_px: int = 2
     reuse_max_changed: float = 0.25
     reuse_full_every: int = 60
+    reuse_follow: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,9 @@
        - change-driven (`reuse`, what the Pipeline uses): the still path (with `background`,
          the video path) only where the picture changed since the discs there were detected
          (the box round the change, `tracker._detect_region`); the other discs are carried
-         over (`tracker._detect_change`);
+         over (`tracker._detect_change`); on the still path the discs the change touches are
+         first followed where their motion takes them (`tracker._detect_follow`), and only
+         the change they do not explain is searched;
     3. refine: radial edge search in the ORIGINAL frame and a per-disc circle fit (all discs at
        once) -> centres to a fraction of a millimetre, radius, face colour;
     4. classify: striker by size, men and queen by face colour;

@@ -29,7 +29,12 @@ FLOORS = {
 _CEILINGS = ("hand_false_events", "pipeline_peak_rss_mb_1920x1080")  # floors that are upper bounds
 _FPS = (30.0, 60.0, 120.0)
 # detector paths `--detector` chooses from: `DetectorConfig` keyword arguments
-DETECTOR_PATHS: dict[str, dict[str, bool]] = {"still": {}, "video": {"background": True}, "reuse": {"reuse": True}}
+DETECTOR_PATHS: dict[str, dict[str, bool]] = {
+    "still": {},
+    "video": {"background": True},
+    "reuse": {"reuse": True},
+    "reuse-unfollowed": {"reuse": True, "reuse_follow": False},  # every change searched
+}
 _LEVELS = ("clean", "normal", "hard")
 
 

@@ -309,3 +309,125 @@ def test_disc_dropping_into_pocket_is_not_carried_over() -> None:
         if in_pocket and fr.t_s > 2.7:
             stale.append(bool(near_sw.any()))
     assert stale and not any(stale)
+
+
+def _searches_over(det: Detector, xy_mm: np.ndarray) -> list[int]:
+    """Counts, from now on, the still path's searches of `det` (the whole frame, or a box) that
+    cover any of the points (N, 2) board mm."""
+    calls = [0]
+    search = det._detect_still
+    uv = np.rint(det.maps.to_px(xy_mm)).astype(int)
+
+    def counted(frame: np.ndarray, board: np.ndarray, boxes: tuple | None = None) -> object:
+        if boxes is None:
+            calls[0] += 1
+        else:
+            rows, cols = boxes[1]
+            inside = (uv[:, 0] >= (cols.start or 0)) & (uv[:, 0] < (cols.stop or 10**6))
+            inside &= (uv[:, 1] >= (rows.start or 0)) & (uv[:, 1] < (rows.stop or 10**6))
+            calls[0] += int(inside.any())
+        return search(frame, board, boxes)
+
+    det._detect_still = counted  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.parametrize("follow", [True, False], ids=["followed", "searched"])
+def test_rolling_disc_is_followed_without_a_search(follow: bool) -> None:
+    """A disc rolling 4 mm per frame, alone: followed from where its motion takes it, it is
+    reported within a millimetre of its place in every frame without the still path searching
+    for it (once its velocity is known); searched for instead, as closely, at the cost of a
+    search every frame."""
+    images, truth = _drift_clip(4.0, 24, still=2)
+    det = Detector(find_board(images[0]), config=replace(_REUSE, reuse_follow=follow))
+    det.detect(images[0])
+    calls = _searches_over(det, truth)
+    err = [
+        np.linalg.norm(det.detect(img).discs.xy_board - t, axis=1).min()
+        for img, t in zip(images[1:], truth[1:], strict=True)
+    ]
+    assert max(err) < 1.0, np.round(err, 2)
+    moving = len(images) - 3
+    if follow:
+        assert calls[0] <= 2, calls
+    else:
+        assert calls[0] >= moving, calls
+
+
+def test_follow_keeps_only_what_the_frame_shows() -> None:
+    """Known discs are followed where the frame shows them, as they are; a disc no longer there
+    (the bare board, or a printed base circle a man's size, whatever kind it was), or there as
+    another kind, is left to the search."""
+    from tracker._detect_follow import follow_discs
+    from tracker._detect_types import Found
+    from tracker.specs import DiscKind
+
+    images, _ = _drift_clip(0.0, 2)
+    det = Detector(find_board(images[0]), config=_REUSE)
+    det.detect(images[0])
+    geom, last = det.geom, det._last
+    board = det.maps.rectify(images[1])
+
+    def followed(xy: np.ndarray, kinds: np.ndarray, ref: np.ndarray = board) -> tuple[np.ndarray, np.ndarray]:
+        n = len(xy)
+        nominal = np.where(kinds == DiscKind.STRIKER, geom.striker_r, geom.man_r)
+        known = Found(xy, nominal, nominal, kinds.astype(np.int8), np.ones(n), last.occlusion, np.ones(n, bool))
+        got = follow_discs(
+            images[1],
+            board,
+            ref,
+            det.maps,
+            geom,
+            known,
+            np.ones(n, bool),
+            np.zeros((n, 2)),
+            hole_mm=np.full(n, 2.0),
+            min_rise=det.config.min_rise,
+            grow_px=2,
+            classify=lambda r, face, s: det._classify(det.appearance, r, face, s)[0],
+        )
+        return got.idx, got.xy_mm
+
+    # every disc away from the pockets is followed, within 0.5 mm of where it was found
+    idx, xy = followed(last.xy_mm, last.kind)
+    away = np.nonzero(~geom.near_pocket(last.xy_mm))[0]
+    assert len(away) >= 5
+    assert set(away.tolist()) <= set(idx.tolist())
+    assert np.abs(xy - last.xy_mm[idx]).max() < 0.5
+    # ... but not as another kind
+    flipped = last.kind.copy()
+    k = away[0]
+    flipped[k] = DiscKind.BLACK if last.kind[k] == DiscKind.WHITE else DiscKind.WHITE
+    assert k not in followed(last.xy_mm, flipped)[0]
+    # ... nor with another face than it had where it was last seen
+    ref = board.copy()
+    u, v = np.rint(det.maps.to_px(last.xy_mm[k])).astype(int)
+    face = (0, 0, 255) if last.kind[k] != DiscKind.QUEEN else (255, 0, 0)
+    cv2.circle(ref, (int(u), int(v)), int(0.5 * geom.man_r * det.config.px_per_mm) + 1, face, -1)
+    assert k not in followed(last.xy_mm, last.kind, ref)[0]
+    assert k in followed(last.xy_mm, last.kind)[0]
+    # nor where it no longer is, whatever kind it was
+    for kind in (DiscKind.WHITE, DiscKind.BLACK, DiscKind.QUEEN, DiscKind.STRIKER):
+        for where in ((300.0, 300.0), tuple(geom.marking_xy_mm[0])):
+            assert len(followed(np.array([where]), np.array([kind]))[0]) == 0, (kind, where)
+
+
+def test_refit_settles_from_a_few_millimetres_off() -> None:
+    """Fitted again from 4 mm off, two rounds bring each disc back within half a millimetre of
+    where the still path found it, the last round hardly moving it; the rows stay the input's
+    (a spot of bare board among them keeps its row, with a weak fit)."""
+    from tracker._detect_refine import refit_discs
+
+    images, _ = _drift_clip(0.0, 1)
+    det = Detector(find_board(images[0]), config=_REUSE)
+    found = det.detect(images[0]).discs
+    far = ~det.geom.near_pocket(found.xy_board.astype(np.float64))
+    xy = found.xy_board[far].astype(np.float64)
+    start = np.concatenate([xy + np.array([4.0, -2.0]), [[300.0, 300.0]]])
+    r = np.full(len(start), det.geom.man_r)
+    r[: len(xy)][found.kind[far] == 3] = det.geom.striker_r
+    fit = refit_discs(images[0], det.maps, start, r, min_rise=det.config.min_rise)
+    assert len(fit.xy_mm) == len(start)
+    assert np.linalg.norm(fit.xy_mm[:-1] - xy, axis=1).max() < 0.5
+    assert fit.moved[:-1].max() < 0.5
+    assert fit.support[:-1].min() > 0.6 > fit.support[-1]

@@ -121,9 +121,17 @@ def score_korona(
 
 
 def run_korona(
-    *, shots: int, seed: int, detections: str, shots_per_run: int = 4, progress: bool = False
+    *,
+    shots: int,
+    seed: int,
+    detections: str,
+    shots_per_run: int = 4,
+    progress: bool = False,
+    detector: str | None = None,
 ) -> tuple[Any, KoronaScore, int]:
-    """The accuracy suite on korona play; returns (carrom `Score`, `KoronaScore`, runs)."""
+    """The accuracy suite on korona play; returns (carrom `Score`, `KoronaScore`, runs).
+    `detector` names the detector path of rendered runs (`bench_track.DETECTOR_PATHS`; None:
+    the Pipeline's default for korona)."""
     from fixtures.play import simulate_play
     from service.commands._bench_track_score import Score, count_id_switches, score_events
     from service.commands.bench_track import _run_rendered, _run_truth
@@ -134,7 +142,10 @@ def run_korona(
         s = seed + k
         fps, level = _FPS[k % 3], _LEVELS[(k // 3) % 3]
         tl = simulate_play("korona", shots=min(shots_per_run, shots - k * shots_per_run), seed=s)
-        pred, pairs = _run_truth(tl, fps, s) if detections == "truth" else _run_rendered(tl, fps, s, level)
+        if detections == "truth":
+            pred, pairs = _run_truth(tl, fps, s)
+        else:
+            pred, pairs = _run_rendered(tl, fps, s, level, detector=detector)
         label = f"seed {s} {fps:.0f}fps {level}"
         sc = score_events(list(tl.events), pred, fps=fps, label=label)
         sc.id_switches = count_id_switches(pairs)
@@ -293,6 +304,7 @@ def korona_report(args: argparse.Namespace) -> dict[str, Any]:
         detections=args.detections,
         shots_per_run=args.shots_per_run,
         progress=not args.json,
+        detector=args.detector,
     )
     out: dict[str, Any] = {
         "game": "korona",

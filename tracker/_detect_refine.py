@@ -327,11 +327,13 @@ def refit_discs(
     min_rise: float = 8.0,
     hole_mm: np.ndarray | None = None,
     rounds: int = 2,
+    settled_mm: float = 0.5,
 ) -> RefineResult:
     """Known discs (centres (N, 2) board mm, nominal radii (N,) mm) fitted again where they are
-    expected: `rounds` full-resolution rounds, each starting where the last one ended, no
-    screening and no candidate dropped (the result's rows are the input's). `moved` tells how
-    far the last round still moved each centre."""
+    expected: up to `rounds` full-resolution rounds, each starting where the last one ended,
+    for the discs the last round still moved by `settled_mm` or more; no screening and no
+    candidate dropped (the result's rows are the input's). `moved` tells how far the last
+    round each disc went through moved its centre."""
     xy = np.asarray(xy_mm, dtype=np.float64).reshape(-1, 2)
     r_nom = np.asarray(r_mm, dtype=np.float64)
     hole = np.zeros(len(xy)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
@@ -340,7 +342,12 @@ def refit_discs(
         return _empty()
     out = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _FINE, hole_frac)
     for _round in range(rounds - 1):
-        out = _iterate(frame_bgr, maps, out[0], r_nom, min_rise, _FINE, hole_frac)
+        again = np.nonzero(out[-1] >= settled_mm)[0]
+        if len(again) == 0:
+            break
+        more = _iterate(frame_bgr, maps, out[0][again], r_nom[again], min_rise, _FINE, hole_frac[again])
+        for whole, part in zip(out, more, strict=True):
+            whole[again] = part
     return _result(out, _FINE, hole_frac, np.ones(len(xy), bool))
 
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tracker.events._korona_rays import fit_line, legs, path_points, ray_to_discs, ray_to_rail, unit
+
 __all__ = ["FirstContact", "find_first_contact"]
 
-_OUT: dict[str, tuple[float, float]] = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
 _MOVE_MM = 5.0  # a disc displaced more than this from where it stood has moved (noise is ~1 mm)
-_SEG_MM = 15.0  # path steps shorter than this give no usable direction
 _TOUCH_TOL_MM = 1.5  # slack on "the path meets a disc" (detection noise)
 _REACH_TOL_MM = 4.0  # larger slack when only the discs that moved are tried
 _TIE_MM = 2.0  # discs met within this distance along the path are met at once
@@ -98,108 +98,6 @@ def _touching_group(centres: np.ndarray, seed: np.ndarray, touch_mm: float) -> n
     return group
 
 
-def _ray_to_discs(p: np.ndarray, d: np.ndarray, centres: np.ndarray, reach_mm: float) -> np.ndarray:
-    """(N,) distance (mm) along the unit ray p + s d at which it comes within `reach_mm` of each
-    centre; +inf where it passes wide or the centre lies behind."""
-    rel = centres - p[None, :]
-    b = rel @ d
-    c = np.einsum("ij,ij->i", rel, rel) - reach_mm**2
-    disc = b * b - c
-    s = b - np.sqrt(np.clip(disc, 0.0, None))
-    ok = (disc >= 0.0) & (b > -reach_mm)
-    return np.where(ok, np.maximum(s, 0.0), np.inf)
-
-
-def _ray_to_rail(p: np.ndarray, d: np.ndarray, line_mm: float) -> tuple[float, str | None]:
-    """Distance (mm) along the unit ray p + s d to the first rail the striker centre meets
-    (the rails are at |x|, |y| = `line_mm`), and that rail."""
-    best, side = np.inf, None
-    for name, (ox, oy) in _OUT.items():
-        along = d[0] * ox + d[1] * oy
-        if along <= 1e-9:
-            continue
-        s = (line_mm - (p[0] * ox + p[1] * oy)) / along
-        if max(s, 0.0) < best:
-            best, side = max(s, 0.0), name
-    return float(best), side
-
-
-def _path_points(
-    t_s: np.ndarray, xy: np.ndarray, start_xy: np.ndarray, t_start_s: float, t_until_s: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """The striker's path from where it stood to `t_until_s`: its start, then its observations
-    in motion, thinned so that consecutive points are at least `_SEG_MM` apart.
-
-    Where it stood is `start_xy`, else the median of its last observations before the start.
-    Observations from before the stroke (the striker's rest after the last stroke, the hand
-    carrying it) are not part of the path.
-    """
-    seen = np.isfinite(xy[:, 0]) & (t_s <= t_until_s + 1e-9) & (t_s >= t_start_s - 0.3)
-    pts, times = xy[seen], t_s[seen]
-    moving = times > t_start_s - 0.02
-    if not np.all(np.isfinite(start_xy)) and (~moving).any():
-        start_xy = np.median(pts[~moving][-3:], axis=0)
-    if np.all(np.isfinite(start_xy)):
-        away = moving & (np.hypot(*(pts - start_xy).T) > 3.0)
-        pts = np.vstack([start_xy[None, :], pts[away]])
-        times = np.concatenate([[t_start_s], times[away]])
-    else:
-        pts, times = pts[moving], times[moving]
-    keep = [0] if len(pts) else []
-    for k in range(1, len(pts)):
-        if np.hypot(*(pts[k] - pts[keep[-1]])) >= _SEG_MM:
-            keep.append(k)
-    return pts[keep], times[keep]
-
-
-def _first_turn(pts: np.ndarray, half_mm: float, line_mm: float) -> tuple[int, str] | None:
-    """Where a rail first turned the path, as (index of the path point nearest to the bounce, rail);
-    None if the path never reversed.
-
-    Before the first disc contact only a rail can turn the striker, and a rail reverses the
-    component of the motion towards it. The reversal is looked for between any two steps, not
-    only neighbouring ones, since the bounce itself is often hidden or blurred.
-    """
-    if len(pts) < 3:
-        return None
-    steps = np.diff(pts, axis=0)
-    u = steps / np.maximum(np.hypot(*steps.T), 1e-9)[:, None]
-    found = []
-    for axis, (neg, pos) in ((0, ("W", "E")), (1, ("N", "S"))):
-        sig = np.flatnonzero(np.abs(u[:, axis]) > 0.1)
-        if sig.size < 2:
-            continue
-        s0 = np.sign(u[sig[0], axis])
-        later = sig[np.sign(u[sig, axis]) != s0]
-        if later.size == 0:
-            continue
-        j = int(later[0])  # the first step going back: the bounce lies before pts[j + 1]
-        rail = pos if s0 > 0 else neg
-        gap = line_mm - float(np.max(s0 * pts[: j + 2, axis]))
-        if gap <= float(np.max(np.hypot(*steps[max(j - 1, 0) : j + 1].T))) + 10.0:
-            found.append((j, gap, rail))
-    if not found:
-        return None
-    j, _, rail = min(found)
-    return j, rail
-
-
-def _legs(pts: np.ndarray, half_mm: float, line_mm: float) -> list[tuple[np.ndarray, str | None]]:
-    """Split a path (before any disc contact) at its rails: [(leg points, rail that ended it)].
-    The last leg ends with None. Points right at a bounce belong to neither leg."""
-    legs: list[tuple[np.ndarray, str | None]] = []
-    rest = pts
-    while len(rest) >= 3:
-        turn = _first_turn(rest, half_mm, line_mm)
-        if turn is None:
-            break
-        j, rail = turn
-        legs.append((rest[: j + 1], rail))
-        rest = rest[j + 1 :]
-    legs.append((rest, None))
-    return legs
-
-
 def _meet(
     p: np.ndarray,
     d: np.ndarray,
@@ -211,7 +109,7 @@ def _meet(
     (several when met within `_TIE_MM`); (inf, ()) if it meets none."""
     if rows.size == 0:
         return np.inf, ()
-    s = _ray_to_discs(p, d, centres[rows], reach_mm)
+    s = ray_to_discs(p, d, centres[rows], reach_mm)
     if not np.isfinite(s).any():
         return np.inf, ()
     best = float(s.min())
@@ -254,7 +152,7 @@ def find_first_contact(
     """
     on = np.all(np.isfinite(coins_before), axis=1)
     moment = _first_moment(t_s, coins_xy, coins_before, on, t_start_s - 0.05, coin_r_mm)
-    pts, _ = _path_points(t_s, striker_xy, start_xy, t_start_s, moment.t_pre_s)
+    pts, _ = path_points(t_s, striker_xy, start_xy, t_start_s, moment.t_pre_s)
     if len(pts) < 2:
         if moment.cand.size == 1:
             return FirstContact(False, None, (int(moment.cand[0]),), moment.t_contact_s)
@@ -262,15 +160,15 @@ def find_first_contact(
     scene = _Scene(coins_before, np.flatnonzero(on), moment, half_mm - striker_r_mm, striker_r_mm + coin_r_mm)
     rails: list[str] = []
     last: tuple[np.ndarray, np.ndarray, float, str] | None = None  # the last leg that a rail ended
-    for leg, rail in _legs(pts, half_mm, scene.line_mm):
+    for leg, rail in legs(pts, half_mm, scene.line_mm):
         if len(leg) < 2:  # nothing usable seen between two rails
             rails += [rail] if rail is not None else []
             continue
-        p, d = _fit_line(leg)
+        p, d = fit_line(leg)
         if rail is None:
             return _last_leg(scene, leg, p, d, rails, striker_gone, pocket_r_mm, half_mm)
         s_disc, rows = _meet(p, d, coins_before, scene.on_rows, scene.reach_mm + _TOUCH_TOL_MM)
-        s_rail, _ = _ray_to_rail(p, d, scene.line_mm)
+        s_rail, _ = ray_to_rail(p, d, scene.line_mm)
         if rows and s_disc <= s_rail + 1.0:  # the path turned at a disc before that rail
             return _found(rails, rows, moment.t_contact_s)
         rails.append(rail)
@@ -343,7 +241,7 @@ def _last_leg(
     """The path's last straight leg seen before the first contact, cast at p along d."""
     m, c = scene.moment, scene.centres
     s_disc, rows = _meet(p, d, c, scene.on_rows, scene.reach_mm + _TOUCH_TOL_MM)
-    s_rail, ray_rail = _ray_to_rail(p, d, scene.line_mm)
+    s_rail, ray_rail = ray_to_rail(p, d, scene.line_mm)
     if not m.moved:  # the striker stopped or left the board without moving a disc
         if rows and s_disc <= 3.0:
             return _found(rails, rows, m.t_contact_s)
@@ -402,7 +300,7 @@ def _left_over_rail(
         return False
     corner = half_mm - pocket_r_mm  # pocket circles touch both edges of the surface
     centres = np.array([[-corner, -corner], [corner, -corner], [corner, corner], [-corner, corner]])
-    s_pocket = float(_ray_to_discs(p, d, centres, 0.6 * pocket_r_mm).min())
+    s_pocket = float(ray_to_discs(p, d, centres, 0.6 * pocket_r_mm).min())
     if gone == "vanished" and not np.isfinite(s_pocket):
         return True
     return bool(s_rail < s_pocket)
@@ -410,20 +308,6 @@ def _left_over_rail(
 
 def _found(rails: list[str], rows: tuple[int, ...], t_contact: float | None) -> FirstContact:
     return FirstContact(bool(rails), rails[0] if rails else None, tuple(rows), t_contact if rows else None)
-
-
-def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The straight path through (n,2) points (n >= 2), in time order: the last point moved onto
-    the fitted line, and the unit direction of travel. Trailing points off the line (already
-    deflected) are dropped first."""
-    while True:
-        c = pts.mean(axis=0)
-        _, _, vt = np.linalg.svd(pts - c)
-        d = vt[0] if float(vt[0] @ (pts[-1] - pts[0])) >= 0 else -vt[0]
-        off = np.abs((pts - c) @ np.array([-d[1], d[0]]))
-        if len(pts) <= 2 or off[-1] <= 4.0:
-            return c + d * float((pts[-1] - c) @ d), d
-        pts = pts[:-1]
 
 
 def _best_after_rail(
@@ -434,7 +318,7 @@ def _best_after_rail(
     for e in (1.0, 0.8, 0.6, 1.2, 0.45, 1.5):
         out = d.copy()
         out[axis] = -out[axis] * e
-        _, rows = _meet(hit, _unit(out), centres, cand, reach + _REACH_TOL_MM)
+        _, rows = _meet(hit, unit(out), centres, cand, reach + _REACH_TOL_MM)
         if rows:
             return rows
     return _nearest(hit, centres, cand)
@@ -444,8 +328,3 @@ def _nearest(p: np.ndarray, centres: np.ndarray, cand: np.ndarray) -> tuple[int,
     if cand.size == 0:
         return ()
     return (int(cand[int(np.argmin(np.hypot(*(centres[cand] - p).T)))]),)
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.hypot(*v))
-    return v / n if n > 1e-9 else np.array([0.0, -1.0])

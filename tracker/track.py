@@ -133,6 +133,11 @@ class Tracker:
         # a disc found only as the blur of its motion: its kind is a guess (a fast white's smear is as
         # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
         blurred = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
+        # ... so is a striker seen over a pocket hole while the striker is followed elsewhere: part
+        # of an outline there is lost against the dark hole, a man's size misread as the striker's
+        misread = self._misread_strikers(st, z, dets)
+        if misread is not None:
+            blurred = misread if blurred is None else blurred | misread
         if blurred is not None and not blurred.any():
             blurred = None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
@@ -150,6 +155,26 @@ class Tracker:
         return self._snapshot(st, det_ids.astype(np.int32), t)
 
     # -- association -----------------------------------------------------------------------------
+
+    def _misread_strikers(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections) -> np.ndarray | None:
+        """(N,) bool: striker detections over a pocket hole (`FLAG_OVER_POCKET`) more than two
+        striker diameters from the striker, followed and seen in the last frame (a confirmed track
+        of confident striker kind); None if there are none. There is one striker: such a
+        detection is a coin whose size the hole made look larger (a man hanging over the hole
+        read as the striker in every other frame split its track in hundreds, seed 2007)."""
+        if dets.flags is None or len(st) == 0:
+            return None
+        over = (dets.kind == _STRIKER) & ((dets.flags & FrameDetections.FLAG_OVER_POCKET) != 0)
+        if not over.any():
+            return None
+        cfg = self.config
+        followed = (st.kind == _STRIKER) & (st.share >= cfg.kind_confidence) & st.confirmed & (st.missed == 0)
+        if not followed.any():
+            return None
+        far = point_distance(z[over], st.xy[followed]).min(axis=0) > 4.0 * self.radius_mm[_STRIKER]
+        misread = np.zeros(len(z), bool)
+        misread[np.nonzero(over)[0][far]] = True
+        return misread if misread.any() else None
 
     def _kind_terms(
         self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, blurred: np.ndarray | None

@@ -188,3 +188,29 @@ def test_blurred_detection_kind_is_a_guess(flagged: bool) -> None:
         assert tracks.ids.tolist() == [1] and tracks.kind.tolist() == [0]
     else:
         assert ids != [1]
+
+
+@pytest.mark.parametrize("striker_elsewhere", [True, False], ids=["striker-followed", "no-striker"])
+def test_striker_over_a_pocket_while_the_striker_is_elsewhere_is_a_coin(striker_elsewhere: bool) -> None:
+    """Issue 4 (seed 2007, hard look): a black man hanging over a pocket hole has part of its
+    outline lost against the hole and is read, every other frame, as the striker. While the one
+    striker is followed elsewhere, such a detection continues the black's track (no new track,
+    no striker vote); with no striker followed it may be the striker, and starts its own track."""
+    tr = Tracker(RADII)
+    man, striker = (-332.0, -337.0), (0.0, 300.0)
+    over = np.array([FrameDetections.FLAG_OVER_POCKET, 0], np.uint8)
+    for k in range(12):
+        xy, kinds = ([man, striker], [1, 3]) if striker_elsewhere else ([man], [1])
+        read = 3 if k % 2 else 1  # the man, read as the striker in every other frame
+        kinds = [read, *kinds[1:]]
+        d = replace(_dets(xy, kinds, k / 60), flags=over[: len(xy)])
+        tracks = tr.update(d)
+        if k % 2:
+            at_misread = tracks
+    man_id = at_misread.det_track_id[0]
+    if striker_elsewhere:
+        assert man_id == 1, at_misread.det_track_id
+        assert sorted(tracks.ids.tolist()) == [1, 2]
+        assert tracks.kind[tracks.ids.tolist().index(1)] == 1
+    else:
+        assert man_id != 1, at_misread.det_track_id

@@ -8,7 +8,6 @@ over (`tracker._detect_change`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -61,22 +60,8 @@ class ChangeDriven(DetectorCore):
             detection = self._package(whole(), t_s, frame_idx)
             self._reuse = ReuseState(board_bgr.copy(), detection)
             return detection
-        before = self._last.xy_mm
-        try:
-            return self._detect_reusing(frame_bgr, board_bgr, whole, t_s, frame_idx)
-        finally:
-            self._before_mm = before
-
-    def _detect_reusing(
-        self,
-        frame_bgr: np.ndarray,
-        board_bgr: np.ndarray,
-        whole: Callable[[], Found],
-        t_s: float | None,
-        frame_idx: int | None,
-    ) -> Detection:
-        assert self._reuse is not None
-        return detect_with_reuse(
+        before = self._last.xy_mm  # (the discs' motion: see `_follow`)
+        detection = detect_with_reuse(
             self._reuse,
             board_bgr,
             self.config,
@@ -89,6 +74,8 @@ class ChangeDriven(DetectorCore):
             frame_idx=frame_idx,
             hands=False,
         )
+        self._before_mm = before
+        return detection
 
     def _forced(self) -> np.ndarray | None:
         """Change-driven still path: what is detected afresh, changed or not: discs that may
@@ -116,15 +103,18 @@ class ChangeDriven(DetectorCore):
         touches), are detected again, the others carried over. Also returns a mask round the
         discs detected before there and not found again within reach (looked at again next
         frame: a disc lost as it came to rest)."""
+        geom, scale = self.geom, self.config.px_per_mm
         followed = self._follow(frame_bgr, board_bgr, change)
-        done = self._redone if followed is not None else None
+        done = None
         if followed is not None:
+            # the followed discs were detected afresh
+            done = stamp_discs(geom.shape, self.maps.to_px(followed.xy_mm), 1.15 * geom.striker_r * scale)
+            self._redone = done
             change = cv2.bitwise_and(change, cv2.bitwise_not(followed.explained))
             if not change.any():
                 # all of the change was discs rolling on: no occluder came or went
                 return self._last, None
-        last, geom = self._last, self.geom
-        scale = self.config.px_per_mm
+        last = self._last
         grow, pad = geom.man_r * scale, (geom.striker_r + 4.0) * scale
         boxes = box_of_change(change, last.xy_mm, last.nominal, self.maps, grow_px=grow, pad_px=pad)
         if boxes is None:
@@ -142,9 +132,9 @@ class ChangeDriven(DetectorCore):
         return found, self._stamp(lost)
 
     def _follow(self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray) -> Followed | None:
-        """Follow the discs the change touches (`tracker._detect_follow`); with some followed,
-        `_last` has them moved, `_redone` marks them (detected afresh) and the still path's
-        planes are brought up to date where they were and are. None: none followed."""
+        """Follow the discs the change touches (`tracker._detect_follow`) from the motion
+        between the last two frames; with some followed, `_last` has them moved and the still
+        path's planes are brought up to date where they were and are. None: none followed."""
         last, geom, cfg, app = self._last, self.geom, self.config, self.appearance
         if not cfg.reuse_follow or len(last.xy_mm) == 0 or self._reuse is None or app is None:
             return None
@@ -156,8 +146,6 @@ class ChangeDriven(DetectorCore):
             try_ &= ~in_mask(last.xy_mm, self._hand_reach(self._hands), self.maps)
         if not try_.any():
             return None
-        eq = self.equipment
-        hole = np.where(last.nominal == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
         followed = follow_discs(
             frame_bgr,
             board_bgr,
@@ -167,7 +155,7 @@ class ChangeDriven(DetectorCore):
             last,
             try_,
             velocities(last.xy_mm, self._before_mm, REACH * geom.man_r),
-            hole_mm=hole,
+            hole_mm=self._hole_radius(last.nominal),
             min_rise=cfg.min_rise,
             grow_px=cfg.reuse_grow_px,
             classify=lambda radius, face, stretch: self._classify(app, radius, face, stretch)[0],
@@ -175,8 +163,6 @@ class ChangeDriven(DetectorCore):
         if len(followed.idx) == 0:
             return None
         self._last = followed.apply(last)
-        scale = cfg.px_per_mm
-        self._redone = stamp_discs(geom.shape, self.maps.to_px(followed.xy_mm), 1.15 * geom.striker_r * scale)
         x, y, w, h = cv2.boundingRect(followed.explained)
         box = (slice(y, y + h), slice(x, x + w))
         self._planes.update_lab(board_bgr, box)

@@ -202,11 +202,11 @@ class DetectorCore:
         None, it is computed here only if needed. `check_printed` (N,) marks the candidates
         held to the still path's checks (all of them unless `video`); `fg` None: no occluder.
         """
-        cfg, geom, eq = self.config, self.geom, self.equipment
+        cfg, geom = self.config, self.geom
         # video path: candidates are foreground blobs (checked again in `_on_foreground`), so a
         # weaker outline is enough
         # 3. refine in the original frame
-        hole0 = np.where(r0 == geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
+        hole0 = self._hole_radius(r0)
         ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video)
         # 4. classify: striker by size, coins by colour
         # (an outline a finger touches is out of round too, and the striker the fingers hold by
@@ -298,6 +298,11 @@ class DetectorCore:
         coins = app.classify_coins(face_lab, queen=eq.queens > 0)
         kind = np.where(is_striker, np.int8(DiscKind.STRIKER), coins).astype(np.int8)
         return kind, np.where(is_striker, geom.striker_r, geom.man_r)
+
+    def _hole_radius(self, nominal_mm: np.ndarray) -> np.ndarray:
+        """(N,) radius (mm) of the hole of discs of nominal radii (N,) mm (the striker's or a man's)."""
+        eq = self.equipment
+        return np.where(nominal_mm == self.geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
 
     def _hand_reach(self, hands: np.ndarray) -> np.ndarray:
         """(H, W) uint8: within a striker's radius and a margin of `hands` ((H, W) bool)."""

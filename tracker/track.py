@@ -133,9 +133,8 @@ class Tracker:
         # a disc found only as the blur of its motion: its kind is a guess (a fast white's smear is as
         # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
         blurred = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
-        # ... so is a striker seen over a pocket hole while the striker is followed elsewhere: part
-        # of an outline there is lost against the dark hole, a man's size misread as the striker's
-        misread = self._misread_strikers(st, z, dets)
+        # ... so is a striker seen far from the striker followed until now (there is one striker)
+        misread = self._misread_strikers(st, z, dets.kind, t)
         if misread is not None:
             blurred = misread if blurred is None else blurred | misread
         if blurred is not None and not blurred.any():
@@ -156,24 +155,27 @@ class Tracker:
 
     # -- association -----------------------------------------------------------------------------
 
-    def _misread_strikers(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections) -> np.ndarray | None:
-        """(N,) bool: striker detections over a pocket hole (`FLAG_OVER_POCKET`) more than two
-        striker diameters from the striker, followed and seen in the last frame (a confirmed track
-        of confident striker kind); None if there are none. There is one striker: such a
-        detection is a coin whose size the hole made look larger (a man hanging over the hole
-        read as the striker in every other frame split its track in hundreds, seed 2007)."""
-        if dets.flags is None or len(st) == 0:
-            return None
-        over = (dets.kind == _STRIKER) & ((dets.flags & FrameDetections.FLAG_OVER_POCKET) != 0)
-        if not over.any():
+    def _misread_strikers(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float) -> np.ndarray | None:
+        """(N,) bool: striker detections more than two striker diameters from the striker's
+        path since it was last seen (from there to where its velocity takes it), when it was
+        followed and seen in the last frame (a confirmed track of confident striker kind); None
+        if there are none. There is one striker: such a detection is a coin whose size was
+        misread (a man hanging over a pocket hole, part of its outline lost against the hole,
+        read as the striker in every other frame split its track in hundreds, seed 2007; a fast
+        white drawn out by its motion).
+        """
+        cand = det_kind == _STRIKER
+        if len(st) == 0 or not cand.any():
             return None
         cfg = self.config
         followed = (st.kind == _STRIKER) & (st.share >= cfg.kind_confidence) & st.confirmed & (st.missed == 0)
         if not followed.any():
             return None
-        far = point_distance(z[over], st.xy[followed]).min(axis=0) > 4.0 * self.radius_mm[_STRIKER]
+        f = followed.nonzero()[0]
+        ahead = st.xy[f] + st.vel[f] * (t - st.last_t[f])[:, None]
+        far = point_segment_distance(z[cand], st.xy[f], ahead).min(axis=0) > 4.0 * self.radius_mm[_STRIKER]
         misread = np.zeros(len(z), bool)
-        misread[np.nonzero(over)[0][far]] = True
+        misread[np.nonzero(cand)[0][far]] = True
         return misread if misread.any() else None
 
     def _kind_terms(

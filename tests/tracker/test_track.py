@@ -190,20 +190,21 @@ def test_blurred_detection_kind_is_a_guess(flagged: bool) -> None:
         assert ids != [1]
 
 
+@pytest.mark.parametrize("over_pocket", [True, False], ids=["over-pocket", "in-the-open"])
 @pytest.mark.parametrize("striker_elsewhere", [True, False], ids=["striker-followed", "no-striker"])
-def test_striker_over_a_pocket_while_the_striker_is_elsewhere_is_a_coin(striker_elsewhere: bool) -> None:
-    """Issue 4 (seed 2007, hard look): a black man hanging over a pocket hole has part of its
-    outline lost against the hole and is read, every other frame, as the striker. While the one
-    striker is followed elsewhere, such a detection continues the black's track (no new track,
-    no striker vote); with no striker followed it may be the striker, and starts its own track."""
+def test_a_second_striker_is_a_misread_coin(striker_elsewhere: bool, over_pocket: bool) -> None:
+    """Issue 4: a black man hanging over a pocket hole (seed 2007), or a fast white drawn out by
+    its motion, is read as the striker in every other frame. While the one striker is followed
+    elsewhere, such a detection continues the coin's track (no new track, no striker vote); with
+    no striker followed it may be the striker, and starts its own track."""
     tr = Tracker(RADII)
-    man, striker = (-332.0, -337.0), (0.0, 300.0)
-    over = np.array([FrameDetections.FLAG_OVER_POCKET, 0], np.uint8)
+    man, striker = ((-332.0, -337.0) if over_pocket else (40.0, -60.0)), (0.0, 300.0)
+    flag = FrameDetections.FLAG_OVER_POCKET if over_pocket else 0
     for k in range(12):
         xy, kinds = ([man, striker], [1, 3]) if striker_elsewhere else ([man], [1])
         read = 3 if k % 2 else 1  # the man, read as the striker in every other frame
         kinds = [read, *kinds[1:]]
-        d = replace(_dets(xy, kinds, k / 60), flags=over[: len(xy)])
+        d = replace(_dets(xy, kinds, k / 60), flags=np.array([flag, 0][: len(xy)], np.uint8))
         tracks = tr.update(d)
         if k % 2:
             at_misread = tracks
@@ -214,3 +215,14 @@ def test_striker_over_a_pocket_while_the_striker_is_elsewhere_is_a_coin(striker_
         assert tracks.kind[tracks.ids.tolist().index(1)] == 1
     else:
         assert man_id != 1, at_misread.det_track_id
+
+
+def test_a_flying_striker_is_not_taken_for_a_second_one() -> None:
+    """The striker flicked at 5 m/s, filmed at 60 fps, lands more than two diameters from where
+    it was last seen: along its own path, it is still the striker (its track goes on)."""
+    tr = Tracker(RADII)
+    for k in range(10):
+        x = 0.0 if k < 4 else 83.0 * (k - 3)
+        tracks = tr.update(_dets([(x, 300.0), (-200.0, 0.0)], [3, 1], k / 60))
+        assert tracks.det_track_id.tolist() == [1, 2], (k, tracks.det_track_id)
+    assert tracks.kind[tracks.ids.tolist().index(1)] == 3

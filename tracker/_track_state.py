@@ -7,9 +7,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tracker._track_assign import point_segment_distance
 from tracker.specs import DiscKind
 
-__all__ = ["Motion", "TrackArrays", "N_KINDS", "striker_doubles", "striker_followed", "vote_kinds"]
+__all__ = ["Motion", "TrackArrays", "N_KINDS", "misread_strikers", "striker_doubles", "striker_followed", "vote_kinds"]
 
 N_KINDS = 4  # DiscKind values 0..3
 _STRIKER = int(DiscKind.STRIKER)  # a plain int: array comparisons with it stay cheap
@@ -145,6 +146,36 @@ def striker_doubles(st: TrackArrays, radius_mm: float, *, confidence: float) -> 
         d = np.hypot(st.xy[rows, None, 0] - st.xy[None, seen, 0], st.xy[rows, None, 1] - st.xy[None, seen, 1])
         out[rows] = (d < radius_mm).any(axis=1)
     return out
+
+
+def misread_strikers(
+    st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, *, radius_mm: float, confidence: float
+) -> np.ndarray | None:
+    """(N,) bool over detections (centres `z` (N, 2) board mm, kinds `det_kind` (N,), time `t` s):
+    those of the striker's kind more than two striker diameters off the path of the striker
+    followed until the last frame (a confirmed track of confident striker kind seen then, from
+    there to where its velocity takes it); None if there are none.
+
+    There is one striker: such a detection is a coin whose size was misread (a man hanging over
+    a pocket hole, part of its outline lost against the hole, read as the striker in every other
+    frame split its track in hundreds, seed 2007; a fast white drawn out by its motion).
+
+    Args:
+        st: the tracks before this frame.
+        radius_mm: the striker's radius, mm.
+        confidence: share of the kind votes that makes a track a striker.
+    """
+    cand = det_kind == _STRIKER
+    if len(st) == 0 or not cand.any():
+        return None
+    followed = np.flatnonzero((st.kind == _STRIKER) & (st.share >= confidence) & st.confirmed & (st.missed == 0))
+    if followed.size == 0:
+        return None
+    a = st.xy[followed]
+    b = a + st.vel[followed] * (t - st.last_t[followed])[:, None]
+    misread = np.zeros(len(z), bool)
+    misread[np.flatnonzero(cand)[point_segment_distance(z[cand], a, b).min(axis=0) > 4.0 * radius_mm]] = True
+    return misread if misread.any() else None
 
 
 def striker_followed(st: TrackArrays, track_of_det: np.ndarray, *, coast_frames: int, confidence: float) -> bool:

@@ -30,7 +30,7 @@ import numpy as np
 
 from tracker._track_assign import assign, point_distance, point_segment_distance, segment_and_point_distance, untangle
 from tracker._track_motion import fold_at_cushions, heading_cone
-from tracker._track_state import N_KINDS, TrackArrays, striker_doubles, striker_followed, vote_kinds
+from tracker._track_state import N_KINDS, TrackArrays, misread_strikers, striker_doubles, striker_followed, vote_kinds
 from tracker._track_types import TrackerConfig, Tracks
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
@@ -134,7 +134,9 @@ class Tracker:
         # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
         blurred = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
         # ... so is a striker seen far from the striker followed until now (there is one striker)
-        misread = self._misread_strikers(st, z, dets.kind, t)
+        misread = misread_strikers(
+            st, z, dets.kind, t, radius_mm=float(self.radius_mm[_STRIKER]), confidence=self.config.kind_confidence
+        )
         if misread is not None:
             blurred = misread if blurred is None else blurred | misread
         if blurred is not None and not blurred.any():
@@ -154,29 +156,6 @@ class Tracker:
         return self._snapshot(st, det_ids.astype(np.int32), t)
 
     # -- association -----------------------------------------------------------------------------
-
-    def _misread_strikers(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float) -> np.ndarray | None:
-        """(N,) bool: striker detections more than two striker diameters from the striker's
-        path since it was last seen (from there to where its velocity takes it), when it was
-        followed and seen in the last frame (a confirmed track of confident striker kind); None
-        if there are none. There is one striker: such a detection is a coin whose size was
-        misread (a man hanging over a pocket hole, part of its outline lost against the hole,
-        read as the striker in every other frame split its track in hundreds, seed 2007; a fast
-        white drawn out by its motion).
-        """
-        cand = det_kind == _STRIKER
-        if len(st) == 0 or not cand.any():
-            return None
-        cfg = self.config
-        followed = (st.kind == _STRIKER) & (st.share >= cfg.kind_confidence) & st.confirmed & (st.missed == 0)
-        if not followed.any():
-            return None
-        f = followed.nonzero()[0]
-        ahead = st.xy[f] + st.vel[f] * (t - st.last_t[f])[:, None]
-        far = point_segment_distance(z[cand], st.xy[f], ahead).min(axis=0) > 4.0 * self.radius_mm[_STRIKER]
-        misread = np.zeros(len(z), bool)
-        misread[np.nonzero(cand)[0][far]] = True
-        return misread if misread.any() else None
 
     def _kind_terms(
         self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, blurred: np.ndarray | None

@@ -128,20 +128,20 @@ def run_korona(
     shots_per_run: int = 4,
     progress: bool = False,
     detector: str | None = None,
+    cache: str | None = None,
 ) -> tuple[Any, KoronaScore, int]:
     """The accuracy suite on korona play; returns (carrom `Score`, `KoronaScore`, runs).
     `detector` names the detector path of rendered runs (`bench_track.DETECTOR_PATHS`; None:
-    the Pipeline's default for korona)."""
-    from fixtures.play import simulate_play
+    the Pipeline's default for korona); `cache`, a folder where simulated play is kept."""
     from service.commands._bench_track_score import Score, count_id_switches, score_events
-    from service.commands.bench_track import _run_rendered, _run_truth
+    from service.commands.bench_track import _play, _run_rendered, _run_truth
 
     total, kor = Score(), KoronaScore()
     n_runs = max(1, -(-shots // shots_per_run))
     for k in range(n_runs):
         s = seed + k
         fps, level = _FPS[k % 3], _LEVELS[(k // 3) % 3]
-        tl = simulate_play("korona", shots=min(shots_per_run, shots - k * shots_per_run), seed=s)
+        tl = _play("korona", min(shots_per_run, shots - k * shots_per_run), s, cache)
         if detections == "truth":
             pred, pairs = _run_truth(tl, fps, s)
         else:
@@ -305,6 +305,7 @@ def korona_report(args: argparse.Namespace) -> dict[str, Any]:
         shots_per_run=args.shots_per_run,
         progress=not args.json,
         detector=args.detector,
+        cache=args.cache,
     )
     out: dict[str, Any] = {
         "game": "korona",

@@ -27,6 +27,7 @@ from tracker._detect_steps import suppress_overlaps
 from tracker._detect_types import Detection, DetectorConfig, Found
 
 __all__ = [
+    "FACE_PROBES",
     "REACH",
     "Change",
     "ReuseState",
@@ -35,6 +36,7 @@ __all__ = [
     "detect_with_reuse",
     "is_global_change",
     "merge_found",
+    "probe_discs",
     "settle",
     "touched_discs",
     "unexplained",
@@ -56,8 +58,8 @@ _GHOST_FRAMES = 30
 REACH = 2.5
 # around a hand, what is detected afresh every frame (a striker's diameter and more)
 _HAND_MARGIN_MM = 50.0
-_FACE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING])
-_WHOLE = np.concatenate([_FACE, 0.65 * _RING, 0.9 * _RING])
+FACE_PROBES = np.concatenate([np.zeros((1, 2)), 0.35 * _RING])
+_WHOLE = np.concatenate([FACE_PROBES, 0.65 * _RING, 0.9 * _RING])
 
 
 @dataclass(slots=True)
@@ -157,13 +159,16 @@ def is_global_change(change: Change, noise: float | None, *, max_share: float) -
     return noise is not None and change.level > 2.0 * noise + 3.0
 
 
-def _probe(image: np.ndarray, probes: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps) -> np.ndarray:
-    """(N, P) values of the (H, W) board image at P probes (units of the radius) round N discs."""
+def probe_discs(
+    image: np.ndarray, probes: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps
+) -> np.ndarray:
+    """(N, P) values (N, P, C with channels) of the (H, W[, C]) board image at P probes (units
+    of the radius) round N discs."""
     pts = xy_mm[:, None, :] + probes[None] * np.asarray(r_mm)[:, None, None]
     uv = np.rint(maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
-    h, w = image.shape
+    h, w = image.shape[:2]
     u, v = np.clip(uv[:, 0], 0, w - 1), np.clip(uv[:, 1], 0, h - 1)
-    return np.asarray(image[v, u]).reshape(len(xy_mm), len(probes))
+    return np.asarray(image[v, u]).reshape(len(xy_mm), len(probes), *image.shape[2:])
 
 
 def touched_discs(mask: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps) -> np.ndarray:
@@ -171,7 +176,7 @@ def touched_discs(mask: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: B
     the shadow just outside) meets the changed pixels of `mask` (H, W) board image."""
     if len(xy_mm) == 0:
         return np.zeros(0, bool)
-    return np.asarray((_probe(mask, _FOOTPRINT, xy_mm, r_mm, maps) > 0).any(axis=1))
+    return np.asarray((probe_discs(mask, _FOOTPRINT, xy_mm, r_mm, maps) > 0).any(axis=1))
 
 
 def departed(
@@ -194,8 +199,8 @@ def departed(
     """
     if len(xy_mm) == 0:
         return np.zeros(0, bool)
-    face_changed = (_probe(mask, _FACE, xy_mm, r_mm, maps) > 0).any(axis=1)
-    bare = (_probe(diff, _WHOLE, xy_mm, r_mm, maps) < 0.5 * thresh).all(axis=1)
+    face_changed = (probe_discs(mask, FACE_PROBES, xy_mm, r_mm, maps) > 0).any(axis=1)
+    bare = (probe_discs(diff, _WHOLE, xy_mm, r_mm, maps) < 0.5 * thresh).all(axis=1)
     return np.asarray(face_changed & bare)
 
 

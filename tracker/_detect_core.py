@@ -76,6 +76,8 @@ class DetectorCore:
         self._planes = StillPlanes.empty(self.geom.shape)
         self._no_hands = np.zeros(self.geom.shape, bool)
         self._hands = self._no_hands  # the still path's last `_reaching_in`
+        self._reach_of: np.ndarray | None = None  # the hands mask `_reach` was made from
+        self._reach = np.zeros(self.geom.shape, np.uint8)
         # change-driven still path: where discs were detected afresh in the last frame (None:
         # everywhere)
         self._redone: np.ndarray | None = None
@@ -305,11 +307,13 @@ class DetectorCore:
         return np.where(nominal_mm == self.geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
 
     def _hand_reach(self, hands: np.ndarray) -> np.ndarray:
-        """(H, W) uint8: within a striker's radius and a margin of `hands` ((H, W) bool)."""
-        r = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
-        return np.asarray(
-            cv2.dilate(hands.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-        )
+        """(H, W) uint8: within a striker's radius and a margin of `hands` ((H, W) bool), made
+        once per hands mask (the classifier and, next frame, the following ask for the same)."""
+        if self._reach_of is not hands:
+            r = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            self._reach_of, self._reach = hands, np.asarray(cv2.dilate(hands.view(np.uint8), kernel))
+        return self._reach
 
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""

@@ -27,6 +27,7 @@ import numpy as np
 
 from calibration.rectify import BoardMaps
 from tracker._detect_board import BoardGeometry, near_marking
+from tracker._detect_change import FACE_PROBES, probe_discs
 from tracker._detect_refine import refit_discs
 from tracker._detect_types import Found
 from tracker.occlusion import stamp_discs
@@ -44,8 +45,6 @@ _MAX_FACE_DIFF = 12.0  # Lab units, face now against the reference where the dis
 _MIN_SPACING = 1.6  # man radii between centres (touching discs: 2)
 # beyond the disc's radius (and the change's own growth), what its move changes: its shadow (mm)
 _MARGIN_MM = 12.0
-_RING = np.stack([np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1)
-_FACE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING])
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +90,7 @@ def velocities(xy_mm: np.ndarray, before_mm: np.ndarray, reach_mm: float) -> np.
 
 def _face_lab(board_bgr: np.ndarray, maps: BoardMaps, xy_mm: np.ndarray, r_mm: np.ndarray) -> np.ndarray:
     """(N, 3) mean Lab of the board image at a disc's centre and a ring inside its face."""
-    pts = xy_mm[:, None, :] + _FACE[None] * r_mm[:, None, None]
-    uv = np.rint(maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
-    h, w = board_bgr.shape[:2]
-    bgr = board_bgr[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)].reshape(len(xy_mm), len(_FACE), 3)
+    bgr = probe_discs(board_bgr, FACE_PROBES, xy_mm, r_mm, maps)
     return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32).mean(axis=1))
 
 

@@ -298,8 +298,7 @@ def refine_discs(
     """
     xy = np.asarray(xy_mm, dtype=np.float64).copy()
     r_nom = np.asarray(r_mm, dtype=np.float64)
-    hole = np.zeros(len(xy)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
-    hole_frac = hole / np.maximum(r_nom, 1e-6)
+    hole_frac = _hole_fraction(r_nom, hole_mm)
     if not screen:
         weight, misfit = np.ones((len(xy), _SCREEN.n_rays)), np.zeros(len(xy))
     elif board_lab is not None:
@@ -336,8 +335,7 @@ def refit_discs(
     round each disc went through moved its centre."""
     xy = np.asarray(xy_mm, dtype=np.float64).reshape(-1, 2)
     r_nom = np.asarray(r_mm, dtype=np.float64)
-    hole = np.zeros(len(xy)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
-    hole_frac = hole / np.maximum(r_nom, 1e-6)
+    hole_frac = _hole_fraction(r_nom, hole_mm)
     if len(xy) == 0:
         return _empty()
     out = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _FINE, hole_frac)
@@ -349,6 +347,12 @@ def refit_discs(
         for whole, part in zip(out, more, strict=True):
             whole[again] = part
     return _result(out, _FINE, hole_frac, np.ones(len(xy), bool))
+
+
+def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
+    """(N,) each disc's hole radius as a share of its nominal radius (0: no hole given)."""
+    hole = np.zeros(len(r_nom)) if hole_mm is None else np.asarray(hole_mm, dtype=np.float64)
+    return np.asarray(hole / np.maximum(r_nom, 1e-6))
 
 
 def _empty() -> RefineResult:

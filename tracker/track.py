@@ -132,24 +132,24 @@ class Tracker:
         track_of_det = np.full(len(dets), -1, np.intp)
         # a disc found only as the blur of its motion: its kind is a guess (a fast white's smear is as
         # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
-        blurred = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
+        guessed = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
         # ... so is a striker seen far from the striker followed until now (there is one striker)
         misread = misread_strikers(
             st, z, dets.kind, t, radius_mm=float(self.radius_mm[_STRIKER]), confidence=self.config.kind_confidence
         )
         if misread is not None:
-            blurred = misread if blurred is None else blurred | misread
-        if blurred is not None and not blurred.any():
-            blurred = None
+            guessed = misread if guessed is None else guessed | misread
+        if guessed is not None and not guessed.any():
+            guessed = None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
-        rows, cols = self._continue(st, z, dets.kind, t, dets.score, blurred)
+        rows, cols = self._continue(st, z, dets.kind, t, dets.score, guessed)
         track_of_det[cols] = rows
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
-        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, blurred)
+        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, guessed)
         track_of_det[cols2] = rows2
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
-        st = self._observe(st, z, dets, t, track_of_det, blurred)
-        st, track_of_det = self._spawn(st, z, dets, t, track_of_det, blurred)
+        st = self._observe(st, z, dets, t, track_of_det, guessed)
+        st, track_of_det = self._spawn(st, z, dets, t, track_of_det, guessed)
         det_ids = np.where(track_of_det >= 0, st.ids[np.maximum(track_of_det, 0)] if len(st) else -1, -1)
         st = self._prune(st)
         self._state, self._t_prev = st, t
@@ -158,7 +158,7 @@ class Tracker:
     # -- association -----------------------------------------------------------------------------
 
     def _kind_terms(
-        self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, blurred: np.ndarray | None
+        self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, guessed: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The cost of a kind disagreement between tracks and detections, in two parts.
 
@@ -168,7 +168,8 @@ class Tracker:
             kind: (M,) the tracks' `DiscKind` values by vote.
             share: (M,) the share of the votes behind them.
             det_kind: (N,) the detections' `DiscKind` values.
-            blurred: (N,) bool detections whose kind is a guess (no cost, never infinite), or None.
+            guessed: (N,) bool detections whose kind is a guess (blurred, or a second striker: no
+                cost, never infinite), or None.
 
         Returns:
             (M, N) `kind_penalty` where a confident track's coin colour disagrees (else 0), and (M, N)
@@ -177,13 +178,13 @@ class Tracker:
         confident = (share >= self.config.kind_confidence)[:, None]
         mismatch = kind[:, None] != det_kind[None, :]
         striker_vs_coin = (kind == _STRIKER)[:, None] != (det_kind == _STRIKER)[None, :]
-        if blurred is not None:
-            confident = confident & ~blurred[None, :]
+        if guessed is not None:
+            confident = confident & ~guessed[None, :]
         return np.where(mismatch & confident, self.config.kind_penalty, 0.0), striker_vs_coin & confident
 
     def _continue(
         self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, det_score: np.ndarray,
-        blurred: np.ndarray | None,
+        guessed: np.ndarray | None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """One global assignment of live tracks to detections (min total distance to the predictions).
 
@@ -220,7 +221,7 @@ class Tracker:
             speed_bound = np.maximum(speed_bound, hit)
         reach = cfg.base_gate_mm + speed_bound * dt
         gate = np.minimum(reach, cfg.max_jump_mm * (1 + sub.missed))  # the cap is per frame
-        penalty, forbidden = self._kind_terms(sub.kind, sub.share, det_kind, blurred)
+        penalty, forbidden = self._kind_terms(sub.kind, sub.share, det_kind, guessed)
         allowed = (dist <= gate[:, None]) & ~forbidden
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         if sunk.any():
@@ -291,7 +292,7 @@ class Tracker:
 
     def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
               track_of_det: np.ndarray, det_score: np.ndarray,
-              blurred: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+              guessed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Dormant tracks taken up again: a disc out from under a hand near where it went, the striker anywhere."""
         cfg = self.config
         dormant = st.missed > cfg.coast_frames
@@ -316,8 +317,8 @@ class Tracker:
         followed = striker_followed(st, track_of_det, coast_frames=cfg.coast_frames, confidence=cfg.kind_confidence)
         striker_pair = is_striker[:, None] & sure[None, :] & ~followed
         gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)
-        blurred_d = None if blurred is None else blurred[free_d]
-        penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d], blurred_d)
+        guessed_d = None if guessed is None else guessed[free_d]
+        penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d], guessed_d)
         agree = ~forbidden & (penalty == 0.0)
         cost = dist + np.where(confirmed, 0.0, 50.0)[:, None]
         # a disc last seen running into a pocket is gone: a disc resting by that pocket is another one
@@ -347,7 +348,7 @@ class Tracker:
     # -- state update ----------------------------------------------------------------------------
 
     def _observe(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
-                 track_of_det: np.ndarray, blurred: np.ndarray | None) -> TrackArrays:
+                 track_of_det: np.ndarray, guessed: np.ndarray | None) -> TrackArrays:
         # (the working state is private: written in place; snapshots and selections are copies)
         cfg = self.config
         matched = track_of_det >= 0
@@ -368,8 +369,8 @@ class Tracker:
             st.since[rows] = np.where(continuing, st.since[rows], t)
         st.xy[rows] = z_rows
         # (each track takes one detection at most: the rows are distinct, a plain indexed add is np.add.at)
-        v_cols, v_rows = (cols, rows) if blurred is None else (cols[~blurred[cols]], rows[~blurred[cols]])
-        det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a blur)
+        v_cols, v_rows = (cols, rows) if guessed is None else (cols[~guessed[cols]], rows[~guessed[cols]])
+        det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a guess)
         weight = dets.score[v_cols].astype(np.float64) + 0.05
         st.votes[v_rows, det_kind] += weight
         st.recent[v_rows] *= _RECENT_KEEP
@@ -385,8 +386,8 @@ class Tracker:
         return st
 
     def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
-               track_of_det: np.ndarray, blurred: np.ndarray | None) -> tuple[TrackArrays, np.ndarray]:
-        free = ((track_of_det < 0) if blurred is None else (track_of_det < 0) & ~blurred).nonzero()[0]
+               track_of_det: np.ndarray, guessed: np.ndarray | None) -> tuple[TrackArrays, np.ndarray]:
+        free = ((track_of_det < 0) if guessed is None else (track_of_det < 0) & ~guessed).nonzero()[0]
         if free.size and len(st):
             # a second detection of a disc that is already tracked (blur, double ring) is not a new disc
             near = point_distance(st.xy[st.missed == 0], z[free])

@@ -211,3 +211,35 @@ def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None) -> Non
     losses = find_losses(hist, ctx, np.array([0, 3], np.int8), np.array([15.5, 20.5]), np.array([True, False]),
                          float(t[-1]), ShotTuning())
     assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+
+
+@pytest.mark.parametrize("knuckle_since_s", [0.9, 0.0], ids=["knuckle-seen-briefly", "coin-there-all-along"])
+def test_first_contact_is_a_disc_that_stood_there(knuckle_since_s: float) -> None:
+    """Issue 4 (seed 1002 at 120 fps): a knuckle of the flicking hand, taken for a disc in front of
+    the striker for the last moments before the flick and gone with the hand, is not what the
+    striker hit first; a disc that stood there all along is."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_trigger = 60.0, 1.0
+    t = np.arange(int(1.6 * fps)) / fps
+    xy = np.full((3, len(t), 2), np.nan)
+    # the striker stands on the S base line, then runs up x = 0 at 2 m/s (it reaches the coin at y = 136.5)
+    run = np.clip(t - t_trigger, 0.0, None) * 2000.0
+    xy[0, :, 1] = 252.6 - np.minimum(run, 252.6 - 136.5)
+    xy[0, :, 0] = 0.0
+    # the coin further up the line (black), pushed on once the striker reaches it
+    hit = t >= t_trigger + (252.6 - 136.5) / 2000.0
+    xy[1] = (0.0, 100.0)
+    xy[1, hit, 1] = 100.0 - (t[hit] - t[hit][0] + 1 / fps) * 1500.0
+    # the "disc" in front of the striker (white): seen from `knuckle_since_s`, gone as the striker passes
+    seen = (t >= knuckle_since_s) & (t < t_trigger + 0.02)
+    xy[2, seen] = (0.0, 205.0)
+    hist = ShotHistory(np.array([1, 2, 3], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={1: 3, 2: 1, 3: 0},
+                      kind_share={1: 1.0, 2: 1.0, 3: 1.0}, anchors={2: (0.0, 100.0), 3: (0.0, 205.0)},
+                      striker_rest=(0.0, 252.6), hidden=frozenset(), t_trigger_s=t_trigger, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0, kind_before={1: 3, 2: 1, 3: 0},
+                      trigger_ids=frozenset({1}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    assert out.record is not None
+    assert out.record.first_disc_id == (2 if knuckle_since_s > 0 else 3)

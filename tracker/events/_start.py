@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = [
     "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "has_stood", "is_behind",
-    "stood_behind", "striker_run", "where_it_stood",
+    "motion_began", "stood_behind", "striker_run", "where_it_stood",
 ]
 
 
@@ -141,14 +141,19 @@ def back_to_line(p: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float 
     Examples:
         >>> back_to_line(np.array([0.0, 100.0]), np.array([0.0, -1.0]), 250.0).tolist()
         [0.0, 250.0]
+        >>> back_to_line(np.array([35.0, 251.0]), np.array([0.994, -0.11]), 250.0).tolist()
+        [35.0, 251.0]
     """
     best, best_any = None, None
     for axis in (0, 1):
         if abs(u[axis]) < 1e-6:
             continue
         for sign in (-1.0, 1.0):
-            s = (p[axis] - sign * line_mm) / u[axis]  # distance back along -u
-            if s < -5.0:  # ahead of `p` (a few mm: `p` itself on the line, with noise)
+            off = p[axis] - sign * line_mm
+            s = off / u[axis]  # distance back along -u
+            # ahead of `p`, beyond noise: a few mm off the line (`p` itself on it), however
+            # slantwise the path (a striker shot along its line: seed 1009, issue 4)
+            if s < 0.0 and abs(off) > 5.0:
                 continue
             s = max(s, 0.0)
             along = abs(float(p[1 - axis] - s * u[1 - axis]))
@@ -257,6 +262,62 @@ def stood_behind(hist_xy: np.ndarray, xy: np.ndarray, vel: np.ndarray, *, span: 
     """
     origin = where_it_stood(hist_xy, xy, span=span)
     return np.asarray(has_stood(hist_xy, span=span) & is_behind(origin, xy, vel))
+
+
+def motion_began(t_s: np.ndarray, xy: np.ndarray, *, t_noticed: float, min_speed_mm_s: float,
+                 max_gap_s: float) -> float:
+    """When the glide a track is in at `t_noticed` began: its first observation in motion in its
+    unbroken run of steps that a struck disc makes (`t_noticed` if it is not gliding then).
+
+    Unbroken: every step faster than `min_speed_mm_s` and heading the way the next one does, no
+    slower than most of the next one's speed (friction only slows a struck disc; a hand carrying
+    it speeds up and turns), observations at most `max_gap_s` apart, the last within `max_gap_s`
+    of `t_noticed`. A track born gliding (the striker hidden under the flicking hand until well
+    on its way) begins its run at its first observation.
+
+    Args:
+        t_s: (n,) observation times in order, s.
+        xy: (n, 2) observed centres, board mm.
+        t_noticed: when motion was noticed, s.
+        min_speed_mm_s: slowest step in motion, mm/s.
+        max_gap_s: longest gap within the run, s.
+
+    Examples:
+        >>> t = np.array([0.0, 0.1, 0.2, 0.3, 0.4])
+        >>> xy = np.array([[0.0, 0.0], [0.0, 0.5], [0.0, 60.0], [0.0, 118.0], [0.0, 175.0]])
+        >>> motion_began(t, xy, t_noticed=0.45, min_speed_mm_s=200.0, max_gap_s=0.15)
+        0.2
+        >>> motion_began(t, xy, t_noticed=0.9, min_speed_mm_s=200.0, max_gap_s=0.15)
+        0.9
+        >>> carried = np.array([[0.0, 0.0], [30.0, 0.0], [40.0, 10.0], [40.0, 70.0], [40.0, 128.0]])
+        >>> motion_began(t, carried, t_noticed=0.45, min_speed_mm_s=200.0, max_gap_s=0.15)
+        0.3
+        >>> motion_began(t[2:], xy[2:], t_noticed=0.45, min_speed_mm_s=200.0, max_gap_s=0.15)
+        0.2
+    """
+    keep = t_s <= t_noticed + 1e-9
+    t_s, xy = t_s[keep], xy[keep]
+    if len(t_s) < 2 or t_noticed - t_s[-1] > max_gap_s:
+        return t_noticed
+    dt = np.diff(t_s)
+    d = np.diff(xy, axis=0)
+    length = np.hypot(d[:, 0], d[:, 1])
+    speed = length / np.maximum(dt, 1e-9)
+    gliding = (speed > min_speed_mm_s) & (dt <= max_gap_s)
+    # each step against the next: the same heading, not much slower
+    along = (d[:-1] * d[1:]).sum(axis=1) / np.maximum(length[:-1] * length[1:], 1e-9)
+    gliding[:-1] &= (along > _SAME_HEADING) & (speed[:-1] >= _SLOWER * speed[1:])
+    if not gliding[-1]:
+        return t_noticed
+    # the first observation in motion: the one after the last step not gliding, or the first of all
+    # (born moving)
+    broken = np.flatnonzero(~gliding)
+    first = int(broken[-1]) + 2 if broken.size else 0
+    return float(min(t_s[first], t_noticed))
+
+
+_SAME_HEADING = 0.9  # cosine between two steps of one glide (a struck disc runs straight until it hits)
+_SLOWER = 0.7  # a glide's step is at least this share of the next one's speed (noise; friction slows it)
 
 
 def _still(hist_xy: np.ndarray, still_mm: float, span: int) -> np.ndarray:

@@ -27,7 +27,14 @@ from tracker.events._anchor import find_striker_rest
 from tracker.events._config import EventConfig, EventUpdate
 from tracker.events._history import FrameRow, assemble, median_xy
 from tracker.events._shot import ShotContext, ShotOutcome, analyse_shot
-from tracker.events._start import distance_from_line, has_stood, is_behind, stood_behind, where_it_stood
+from tracker.events._start import (
+    distance_from_line,
+    has_stood,
+    is_behind,
+    motion_began,
+    stood_behind,
+    where_it_stood,
+)
 from tracker.events.types import GameEvent
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
@@ -42,6 +49,8 @@ _STAND_S = 0.05  # a disc seen within a few mm of one place over this long stood
 # a coin whose first move starts a shot has been followed at least this long: not a knuckle taken
 # for a coin seconds ago and taken up again where the hand is now (seed 2008)
 _COIN_SEEN_S = 0.5
+# a shot is put back at most this far before its motion was noticed, to when the striker set off
+_BACK_S = 1.0
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
@@ -281,9 +290,29 @@ class EventDetector:
 
     def _begin_shot(self, tracks: Tracks, trigger_ids: frozenset[int]) -> None:
         assert self._pending is not None
-        self._in_shot, self._t_trigger, self._rest_since = True, self._pending, None
+        self._in_shot, self._t_trigger, self._rest_since = True, self._striker_began(tracks), None
         self._pending = None
         self._anchor_snapshot(tracks, trigger_ids)
+
+    def _striker_began(self, tracks: Tracks) -> float:
+        """When the shot began: when motion was noticed, or earlier, when the striker already moving
+        then set off. A slow striker hidden under the flicking hand is first seen far from its line,
+        too far to be taken for one just struck; the shot is noticed only when a coin it hits moves
+        (seed 2003, shot 4: 0.8 s late, issue 4)."""
+        assert self._pending is not None
+        t_noticed = self._pending
+        rows = np.flatnonzero((tracks.kind == _STRIKER) & tracks.confirmed)
+        if rows.size == 0:
+            return t_noticed
+        hist, cfg = assemble(self._rows), self.config
+        began = t_noticed
+        for row in map(hist.row_of, tracks.ids[rows].tolist()):  # the striker: one track, two after a mix-up
+            if row < 0:
+                continue
+            _, t_obs, xy = hist.observations(row)
+            began = min(began, motion_began(t_obs, xy, t_noticed=t_noticed, min_speed_mm_s=cfg.start_speed_mm_s / 2,
+                                            max_gap_s=3.5 * self.frame_dt_s))
+        return max(began, t_noticed - _BACK_S)
 
     def _anchor_snapshot(self, tracks: Tracks, trigger_ids: frozenset[int] = frozenset()) -> None:
         """Where every disc stood before the shot (the last observation at rest), from the buffer."""

@@ -10,7 +10,10 @@ import numpy as np
 from tracker._track_assign import point_segment_distance
 from tracker.specs import DiscKind
 
-__all__ = ["Motion", "TrackArrays", "N_KINDS", "misread_strikers", "striker_doubles", "striker_followed", "vote_kinds"]
+__all__ = [
+    "Motion", "TrackArrays", "N_KINDS", "misread_coins", "misread_strikers", "striker_doubles", "striker_followed",
+    "vote_kinds",
+]
 
 N_KINDS = 4  # DiscKind values 0..3
 _STRIKER = int(DiscKind.STRIKER)  # a plain int: array comparisons with it stay cheap
@@ -176,6 +179,52 @@ def misread_strikers(
     misread = np.zeros(len(z), bool)
     misread[np.flatnonzero(cand)[point_segment_distance(z[cand], a, b).min(axis=0) > 4.0 * radius_mm]] = True
     return misread if misread.any() else None
+
+
+def misread_coins(
+    st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, *, radius_mm: float, reach_mm: float,
+    confidence: float, min_speed_mm_s: float, coast_frames: int = 2,
+) -> np.ndarray | None:
+    """(N,) bool over detections (centres `z` (N, 2) board mm, kinds `det_kind` (N,), time `t` s):
+    coins on the path of the moving striker followed until a frame or two ago (from its last
+    sighting to where its velocity takes it, within its radius), with no striker seen there and no
+    other confirmed track within `reach_mm` of them; None if there are none.
+
+    Such a detection is the striker read as a coin: drawn out by its motion, or part of its outline
+    lost against a pocket hole, its size is misread in every other frame (seed 1008 at 120 fps,
+    hard look: its track split in a dozen, striker and white in turn, two of them "pocketed" at
+    once; issue 4). A coin it is about to hit has a track of its own there.
+
+    Args:
+        st: the tracks before this frame.
+        radius_mm: the striker's radius, mm.
+        reach_mm: the largest coin's and the striker's radii together, mm.
+        confidence: share of the kind votes that makes a track a striker.
+        min_speed_mm_s: slowest striker taken to be moving (one at rest is never misread so: a coin
+            taken for a striker once would keep that kind for good).
+        coast_frames: frames the striker may have gone unseen (read as a coin).
+    """
+    cand = det_kind != _STRIKER
+    if len(st) == 0 or not cand.any():
+        return None
+    striker = (st.kind == _STRIKER) & (st.share >= confidence) & st.confirmed & (st.missed <= coast_frames)
+    striker &= np.hypot(st.vel[:, 0], st.vel[:, 1]) >= min_speed_mm_s
+    if not striker.any():
+        return None
+    now = np.asarray(t - st.last_t)[:, None] * st.vel + st.xy  # where each track is now, by its velocity
+    a, b = st.xy[striker], now[striker]
+    on_path = cand & (point_segment_distance(z, a, b).min(axis=0) <= radius_mm)
+    if not on_path.any():
+        return None
+    strikers = z[det_kind == _STRIKER]
+    if len(strikers) and (np.hypot(*(strikers[:, None] - b[None]).transpose(2, 0, 1)) <= 2.0 * radius_mm).any():
+        return None  # the striker is seen where it is going
+    others = now[~striker & st.confirmed & (st.missed <= coast_frames)]
+    rows = np.flatnonzero(on_path)
+    if len(others):
+        near = np.hypot(*(z[rows][:, None] - others[None]).transpose(2, 0, 1)).min(axis=1) <= reach_mm
+        on_path[rows[near]] = False
+    return on_path if on_path.any() else None
 
 
 def striker_followed(st: TrackArrays, track_of_det: np.ndarray, *, coast_frames: int, confidence: float) -> bool:

@@ -30,7 +30,15 @@ import numpy as np
 
 from tracker._track_assign import assign, point_distance, point_segment_distance, segment_and_point_distance, untangle
 from tracker._track_motion import fold_at_cushions, heading_cone
-from tracker._track_state import N_KINDS, TrackArrays, misread_strikers, striker_doubles, striker_followed, vote_kinds
+from tracker._track_state import (
+    N_KINDS,
+    TrackArrays,
+    misread_coins,
+    misread_strikers,
+    striker_doubles,
+    striker_followed,
+    vote_kinds,
+)
 from tracker._track_types import TrackerConfig, Tracks
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
@@ -41,6 +49,7 @@ __all__ = ["Tracker", "TrackerConfig", "Tracks"]
 _RECENT_KEEP = 0.7  # weight a track's recent kind votes keep per observation (about the last five count)
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
+_MOVING_MM_S = 300.0  # a striker this fast is moving (not a disc at rest seen with noise)
 
 
 @dataclass
@@ -136,6 +145,15 @@ class Tracker:
         # ... so is a striker seen far from the striker followed until now (there is one striker)
         misread = misread_strikers(
             st, z, dets.kind, t, radius_mm=float(self.radius_mm[_STRIKER]), confidence=self.config.kind_confidence
+        )
+        if misread is not None:
+            guessed = misread if guessed is None else guessed | misread
+        # ... and a coin where the striker followed until now is going, with no disc of its own there
+        misread = misread_coins(
+            st, z, dets.kind, t, radius_mm=float(self.radius_mm[_STRIKER]),
+            reach_mm=float(self.radius_mm[_STRIKER] + self.radius_mm[:_STRIKER].max()),
+            confidence=self.config.kind_confidence,
+            min_speed_mm_s=_MOVING_MM_S,
         )
         if misread is not None:
             guessed = misread if guessed is None else guessed | misread

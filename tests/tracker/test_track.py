@@ -226,3 +226,29 @@ def test_a_flying_striker_is_not_taken_for_a_second_one() -> None:
         tracks = tr.update(_dets([(x, 300.0), (-200.0, 0.0)], [3, 1], k / 60))
         assert tracks.det_track_id.tolist() == [1, 2], (k, tracks.det_track_id)
     assert tracks.kind[tracks.ids.tolist().index(1)] == 3
+
+
+def test_a_fast_striker_read_as_a_coin_keeps_its_track() -> None:
+    """Issue 4 (seed 1008 at 120 fps, hard look): the striker at 3 m/s is drawn out by its motion and
+    read as a white in every other frame. Where it is going, with no striker seen and no disc of its
+    own there, such a detection goes on with the striker's track (no new track, no white vote); the
+    coin it is heading for keeps its own."""
+    fps, coin = 120.0, (0.0, -60.0)
+    tr = Tracker(RADII)
+    for k in range(14):
+        y = 250.0 - 25.0 * max(k - 4, 0)  # stands, then runs towards N at 3 m/s
+        tracks = tr.update(_dets([(0.0, y), coin], [0 if k > 5 and k % 2 else 3, 0], k / fps))
+        assert tracks.det_track_id.tolist() == [1, 2], (k, tracks.det_track_id)
+    assert tracks.kind.tolist() == [3, 0] and tracks.kind_share.tolist() == [1.0, 1.0]
+
+
+def test_a_coin_at_rest_once_read_as_the_striker_is_not_held_to_it() -> None:
+    """Issue 4 (seed 1002 at 120 fps): a black at rest read as the striker for a while is the
+    "striker followed"; a coin detection where a striker at rest stands is not taken for it misread
+    (that would hold the coin's track to the striker's kind for good, and the real striker, struck
+    on its line, would be taken for a second one)."""
+    tr = Tracker(RADII)
+    for k in range(40):
+        tracks = tr.update(_dets([(-40.0, -248.0)], [3 if k < 10 else 1], k / 120.0))
+    row = tracks.ids.tolist().index(int(tracks.det_track_id[0]))
+    assert tracks.kind[row] == 1, (tracks.ids, tracks.kind, tracks.det_track_id)

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tracker._track_assign import point_segment_distance
+from tracker._track_assign import point_distance, point_segment_distance
 from tracker.specs import DiscKind
 
 __all__ = [
@@ -151,6 +151,16 @@ def striker_doubles(st: TrackArrays, radius_mm: float, *, confidence: float) -> 
     return out
 
 
+def _sure_strikers(st: TrackArrays, confidence: float) -> np.ndarray:
+    """(M,) bool: confirmed tracks of confident striker kind."""
+    return np.asarray((st.kind == _STRIKER) & (st.share >= confidence) & st.confirmed)
+
+
+def _where_now(st: TrackArrays, t: float) -> np.ndarray:
+    """(M, 2) where each track is at time `t` s, by its velocity from its last sighting, board mm."""
+    return np.asarray(st.xy + st.vel * (t - st.last_t)[:, None])
+
+
 def misread_strikers(
     st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, *, radius_mm: float, confidence: float
 ) -> np.ndarray | None:
@@ -171,11 +181,10 @@ def misread_strikers(
     cand = det_kind == _STRIKER
     if len(st) == 0 or not cand.any():
         return None
-    followed = np.flatnonzero((st.kind == _STRIKER) & (st.share >= confidence) & st.confirmed & (st.missed == 0))
-    if followed.size == 0:
+    followed = _sure_strikers(st, confidence) & (st.missed == 0)
+    if not followed.any():
         return None
-    a = st.xy[followed]
-    b = a + st.vel[followed] * (t - st.last_t[followed])[:, None]
+    a, b = st.xy[followed], _where_now(st, t)[followed]
     misread = np.zeros(len(z), bool)
     misread[np.flatnonzero(cand)[point_segment_distance(z[cand], a, b).min(axis=0) > 4.0 * radius_mm]] = True
     return misread if misread.any() else None
@@ -207,23 +216,22 @@ def misread_coins(
     cand = det_kind != _STRIKER
     if len(st) == 0 or not cand.any():
         return None
-    striker = (st.kind == _STRIKER) & (st.share >= confidence) & st.confirmed & (st.missed <= coast_frames)
-    striker &= np.hypot(st.vel[:, 0], st.vel[:, 1]) >= min_speed_mm_s
+    live = st.missed <= coast_frames
+    striker = _sure_strikers(st, confidence) & live & (np.hypot(st.vel[:, 0], st.vel[:, 1]) >= min_speed_mm_s)
     if not striker.any():
         return None
-    now = np.asarray(t - st.last_t)[:, None] * st.vel + st.xy  # where each track is now, by its velocity
-    a, b = st.xy[striker], now[striker]
-    on_path = cand & (point_segment_distance(z, a, b).min(axis=0) <= radius_mm)
+    now = _where_now(st, t)
+    b = now[striker]
+    on_path = cand & (point_segment_distance(z, st.xy[striker], b).min(axis=0) <= radius_mm)
     if not on_path.any():
         return None
     strikers = z[det_kind == _STRIKER]
-    if len(strikers) and (np.hypot(*(strikers[:, None] - b[None]).transpose(2, 0, 1)) <= 2.0 * radius_mm).any():
+    if len(strikers) and (point_distance(strikers, b) <= 2.0 * radius_mm).any():
         return None  # the striker is seen where it is going
-    others = now[~striker & st.confirmed & (st.missed <= coast_frames)]
+    others = now[~striker & st.confirmed & live]
     rows = np.flatnonzero(on_path)
     if len(others):
-        near = np.hypot(*(z[rows][:, None] - others[None]).transpose(2, 0, 1)).min(axis=1) <= reach_mm
-        on_path[rows[near]] = False
+        on_path[rows[(point_distance(z[rows], others) <= reach_mm).any(axis=0)]] = False
     return on_path if on_path.any() else None
 
 
@@ -232,7 +240,7 @@ def striker_followed(st: TrackArrays, track_of_det: np.ndarray, *, coast_frames:
     detection, -1 none) or is coasting (missed at most `coast_frames` frames)."""
     live = st.missed <= coast_frames
     live[track_of_det[track_of_det >= 0]] = True
-    return bool((live & st.confirmed & (st.kind == _STRIKER) & (st.share >= confidence)).any())
+    return bool((live & _sure_strikers(st, confidence)).any())
 
 
 _NAMES = tuple(f.name for f in fields(TrackArrays))

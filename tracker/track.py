@@ -142,21 +142,16 @@ class Tracker:
         # a disc found only as the blur of its motion: its kind is a guess (a fast white's smear is as
         # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
         guessed = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
-        # ... so is a striker seen far from the striker followed until now (there is one striker)
-        misread = misread_strikers(
-            st, z, dets.kind, t, radius_mm=float(self.radius_mm[_STRIKER]), confidence=self.config.kind_confidence
-        )
-        if misread is not None:
-            guessed = misread if guessed is None else guessed | misread
-        # ... and a coin where the striker followed until now is going, with no disc of its own there
-        misread = misread_coins(
-            st, z, dets.kind, t, radius_mm=float(self.radius_mm[_STRIKER]),
-            reach_mm=float(self.radius_mm[_STRIKER] + self.radius_mm[:_STRIKER].max()),
-            confidence=self.config.kind_confidence,
-            min_speed_mm_s=_MOVING_MM_S,
-        )
-        if misread is not None:
-            guessed = misread if guessed is None else guessed | misread
+        # ... so is a striker seen far from the striker followed until now (there is one striker), and
+        # a coin where the moving striker followed until now is going, with no disc of its own there
+        r_s, sure = float(self.radius_mm[_STRIKER]), self.config.kind_confidence
+        for misread in (
+            misread_strikers(st, z, dets.kind, t, radius_mm=r_s, confidence=sure),
+            misread_coins(st, z, dets.kind, t, radius_mm=r_s, reach_mm=r_s + float(self.radius_mm[:_STRIKER].max()),
+                          confidence=sure, min_speed_mm_s=_MOVING_MM_S),
+        ):
+            if misread is not None:
+                guessed = misread if guessed is None else guessed | misread
         if guessed is not None and not guessed.any():
             guessed = None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)

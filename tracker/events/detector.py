@@ -25,7 +25,7 @@ import numpy as np
 from tracker.events import factory
 from tracker.events._anchor import find_striker_rest
 from tracker.events._config import EventConfig, EventUpdate
-from tracker.events._history import FrameRow, assemble, median_xy
+from tracker.events._history import FrameRow, ShotHistory, assemble, median_xy
 from tracker.events._shot import ShotContext, ShotOutcome, analyse_shot
 from tracker.events._start import (
     distance_from_line,
@@ -290,11 +290,12 @@ class EventDetector:
 
     def _begin_shot(self, tracks: Tracks, trigger_ids: frozenset[int]) -> None:
         assert self._pending is not None
-        self._in_shot, self._t_trigger, self._rest_since = True, self._striker_began(tracks), None
+        hist = assemble(self._rows)
+        self._in_shot, self._t_trigger, self._rest_since = True, self._striker_began(tracks, hist), None
         self._pending = None
-        self._anchor_snapshot(tracks, trigger_ids)
+        self._anchor_snapshot(tracks, hist, trigger_ids)
 
-    def _striker_began(self, tracks: Tracks) -> float:
+    def _striker_began(self, tracks: Tracks, hist: ShotHistory) -> float:
         """When the shot began: when motion was noticed, or earlier, when the striker already moving
         then set off. A slow striker hidden under the flicking hand is first seen far from its line,
         too far to be taken for one just struck; the shot is noticed only when a coin it hits moves
@@ -304,8 +305,7 @@ class EventDetector:
         rows = np.flatnonzero((tracks.kind == _STRIKER) & tracks.confirmed)
         if rows.size == 0:
             return t_noticed
-        hist, cfg = assemble(self._rows), self.config
-        began = t_noticed
+        cfg, began = self.config, t_noticed
         for row in map(hist.row_of, tracks.ids[rows].tolist()):  # the striker: one track, two after a mix-up
             if row < 0:
                 continue
@@ -314,9 +314,8 @@ class EventDetector:
                                             max_gap_s=3.5 * self.frame_dt_s))
         return max(began, t_noticed - _BACK_S)
 
-    def _anchor_snapshot(self, tracks: Tracks, trigger_ids: frozenset[int] = frozenset()) -> None:
-        """Where every disc stood before the shot (the last observation at rest), from the buffer."""
-        hist = assemble(self._rows)
+    def _anchor_snapshot(self, tracks: Tracks, hist: ShotHistory, trigger_ids: frozenset[int]) -> None:
+        """Where every disc stood before the shot (the last observation at rest), from the buffer `hist`."""
         k = int(np.searchsorted(hist.t_s, self._t_trigger - 1.5 * self.frame_dt_s))
         pre = hist.xy_mm[:, : max(k, 1)]
         seen = np.isfinite(pre[..., 0])

@@ -34,6 +34,11 @@ def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
     return pts, board.centre_circle_diameter_mm / 2
 
 
+# a disc this close to the cushion has the cushion behind part of its outline, mm
+_CUSHION_GAP_MM = 5.0
+_OUTLINE_DIRS = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], axis=1)
+
+
 @dataclass(frozen=True, slots=True)
 class BoardGeometry:
     """See module doc. Board-image masks are (H, W) in `BoardMaps` pixels."""
@@ -59,6 +64,7 @@ class BoardGeometry:
     mark_face_idx: np.ndarray
     mark_band_idx: np.ndarray
     vote_weight: np.ndarray
+    arc_xy_mm: np.ndarray
     edge_in_px: np.ndarray
     edge_out_px: np.ndarray
     maps: BoardMaps
@@ -73,6 +79,31 @@ class BoardGeometry:
             clear = np.all(np.abs(xy_mm) <= self.half_mm - 0.75 * np.asarray(radius_mm)[:, None], axis=1)
             within &= clear | self.near_pocket(xy_mm)
         return np.asarray(within)
+
+    def against_cushion(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: discs (centres (N, 2) board mm, radii (N,) mm) touching the cushion or
+        within a few mm of it."""
+        gap = self.half_mm - np.abs(np.asarray(xy_mm).reshape(-1, 2)).max(axis=1) - np.asarray(radius_mm)
+        return np.asarray(gap <= _CUSHION_GAP_MM)
+
+    def on_print(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+        """(N,) share of the outline of each circle (centres (N, 2) board mm, radii (N,) mm) that
+        runs over printed lines or markings (a circle on a line crosses it twice; one between two
+        lines one diameter apart runs along them, one in the centre's design over it)."""
+        xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+        if len(xy) == 0:
+            return np.zeros(0)
+        pts = xy[:, None, :] + np.asarray(radius_mm, np.float64)[:, None, None] * _OUTLINE_DIRS[None]
+        uv = np.rint(self.maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
+        h, w = self.vote_weight.shape
+        v, u = np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)
+        on = (self.vote_weight[v, u] == 0) | (self.markings[v, u] > 0)
+        share = on.reshape(len(xy), -1).mean(axis=1)
+        if len(self.arc_xy_mm):
+            # (boards draw the round arrows where they like: the whole disc round one is taken as on it)
+            d = np.linalg.norm(xy[:, None, :] - self.arc_xy_mm[None], axis=2).min(axis=1)
+            share = np.where(d <= _ARROW_ARC_MM + np.asarray(radius_mm, np.float64), 1.0, share)
+        return np.asarray(share)
 
     def flags(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) uint8 `FrameDetections.FLAG_*` from position (over a pocket)."""
@@ -249,6 +280,16 @@ def _edge_points(board: BoardSpec, maps: BoardMaps, offset_mm: float) -> tuple[n
 _ARROW_ARC_MM = 32.0
 
 
+def arrow_arcs_mm(board: BoardSpec) -> np.ndarray:
+    """(K, 2) centres of the round arrows' arcs (carrom: one at the inner end of each diagonal
+    arrow; none on a korona board), board mm."""
+    if board.game is not Game.CARROM or board.arrow_length_mm <= 0:
+        return np.zeros((0, 2))
+    pocket = np.array([board.half_mm - board.pocket_inset_mm] * 2)
+    end = pocket * (1.0 - (board.arrow_start_from_pocket_mm + board.arrow_length_mm) / np.linalg.norm(pocket))
+    return np.array([[sx * end[0], sy * end[1]] for sx in (1, -1) for sy in (1, -1)])
+
+
 def printed_lines_mask(board: BoardSpec, maps: BoardMaps, *, width_mm: float = 5.0) -> np.ndarray:
     """(H, W) bool board-image mask of the printed lines and circle outlines the spec places
     (base lines, outer circle, diagonal arrows and their arcs; korona zone lines), widened to
@@ -285,7 +326,8 @@ def printed_lines_mask(board: BoardSpec, maps: BoardMaps, *, width_mm: float = 5
             for y in (y_out, y_in):
                 line(tuple(R @ [-x_end, y]), tuple(R @ [x_end, y]))
             line(tuple(R @ a0), tuple(R @ a1))
-            circle(tuple(R @ a1), _ARROW_ARC_MM)
+        for c in arrow_arcs_mm(board):
+            circle((float(c[0]), float(c[1])), _ARROW_ARC_MM)
         circle((0.0, 0.0), board.outer_circle_diameter_mm / 2)
     else:
         circle((0.0, 0.0), board.centre_circle_diameter_mm / 2)
@@ -377,6 +419,7 @@ def build_geometry(
         mark_face_idx=face_idx,
         mark_band_idx=band_idx,
         vote_weight=np.where(printed_lines_mask(board, maps), 0.0, 1.0).astype(np.float32),
+        arc_xy_mm=arrow_arcs_mm(board),
         edge_in_px=e_in,
         edge_out_px=e_out,
         maps=maps,

@@ -39,6 +39,10 @@ __all__ = ["DetectorCore"]
 _DEFAULT_CONFIG = DetectorConfig()
 # overlap-suppression rank of a fit found only with faint edges, relative to its score
 _FAINT_RANK = 0.8
+# a face nearer the surface's colour than this (Lab) is the surface's colour
+_PLAIN_LAB = 18.0
+# ... and such a coin's outline crosses the print on at most this share of it (a line under it)
+_CAMO_MAX_ON_PRINT = 0.3
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
 _UNBLUR = 1.5
 
@@ -227,18 +231,28 @@ class DetectorCore:
         ringed = ref.rim >= cfg.ringed_min_rim
         min_support = np.where(ringed, np.minimum(min_support, cfg.ringed_min_support), min_support)
         min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
-        keep = (ref.support >= min_support) & (score >= min_score) & geom.inside(ref.xy_mm, nominal)
+        # face the surface colour (korona's light discs on a light board): little contrast and only
+        # a rim a shade darker than the face, but an outline and that rim nearly all round
+        surface_coloured = lab_dist(ref.face_lab, app.surface_lab) < _PLAIN_LAB
+        camouflaged = surface_coloured & (kind == DiscKind.WHITE) & size_ok & (ref.coverage >= 6)
+        camouflaged &= (ref.support >= cfg.camo_min_support) & (ref.rim >= cfg.camo_min_rim)
+        # (not where the print draws an outline: two lines one diameter apart, the centre's design)
+        camouflaged &= geom.on_print(ref.xy_mm, ref.radius_mm) <= _CAMO_MAX_ON_PRINT
+        keep = ((ref.support >= min_support) & (score >= min_score) | camouflaged) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
-        # (touching discs of one colour hide a few octants; a pocket behind a dark disc too)
-        keep &= ref.coverage >= np.where(geom.near_pocket(ref.xy_mm), 5, 6) - lax
+        # (touching discs of one colour hide a few octants; a pocket behind a dark disc too, and
+        # the cushion behind a ringed disc in a row against it)
+        ringed_row = geom.against_cushion(ref.xy_mm, nominal) & (ref.rim >= cfg.plain_max_rim)
+        hemmed = geom.near_pocket(ref.xy_mm) | ringed_row
+        keep &= ref.coverage >= np.where(hemmed, 5, 6) - lax
         keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
         keep &= ~geom.is_pocket_net(ref.xy_mm, ref.radius_mm, ref.face_lab[:, 0], float(app.surface_lab[0]))
         # face the surface colour and no rim all round: two printed lines one diameter apart
-        plain = (lab_dist(ref.face_lab, app.surface_lab) < 18.0) & (ref.rim < cfg.plain_max_rim)
-        keep &= ~plain | lax
+        plain = surface_coloured & (ref.rim < cfg.plain_max_rim)
+        keep &= ~plain | lax | camouflaged
         # found only with faint edges: a light man's thin rim all round (issue #3)
         faint = ref.clear < min_support
-        keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
+        keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim)) | camouflaged
         if hands is not None and hands.any():
             on_hand = in_mask(ref.xy_mm, hands, self.maps)
             need = np.full(len(on_hand), cfg.hand_min_support)

@@ -58,6 +58,10 @@ class DetectorConfig:
             than its face on at least `ringed_min_rim` of the rays needs only `ringed_min_score`
             and an outline on `ringed_min_support` of the rays (a light man on a light surface:
             low contrast, but a rim all round).
+        camo_min_support, camo_min_rim: a white coin with a face of the surface's colour (korona's
+            light discs on a light board) is kept, whatever its contrast, with an outline on
+            `camo_min_support` of the rays in 6 of 8 octants and a rim darker than its face on
+            `camo_min_rim` of them.
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).
         bg_alpha: running-average rate of the background.
         bg_update_every: update the background every this many frames.
@@ -105,6 +109,8 @@ class DetectorConfig:
     ringed_min_rim: float = 0.95
     ringed_min_score: float = 0.25
     ringed_min_support: float = 0.45
+    camo_min_support: float = 0.55
+    camo_min_rim: float = 0.6
     bg_min_diff: float = 14.0
     bg_alpha: float = 0.05
     bg_update_every: int = 4

@@ -165,6 +165,27 @@ def test_faint_light_man_is_found(seed: int, level: str, layout: str, xy_mm: tup
     assert d.min() < 3.0 and discs.kind[np.argmin(d)] == 0
 
 
+# issue #7: korona's light discs are the board's own colour; only an outline and a rim a shade darker
+# than the face show them (seeds 33 and 69 of `boardtrack bench detect --game korona`)
+@pytest.mark.parametrize(
+    ("seed", "xy_mm"),
+    [(33, (388.0, 78.0)), (33, (-414.0, -242.0)), (33, (145.0, 347.0)), (69, (-165.0, -257.0)), (69, (400.5, -404.0))],
+    ids=["s33-free", "s33-rail", "s33-far", "s69-free", "s69-corner"],
+)
+def test_korona_light_disc_is_found(seed: int, xy_mm: tuple[float, float]) -> None:
+    img, truth = fixtures_render.render_still("korona", seed, level="clean", layout="scatter")
+    calib = find_board(img, game="korona")
+    assert calib
+    t = min(
+        (d for d in truth["discs"] if d["where"] == "board"),
+        key=lambda d: np.hypot(d["x_mm"] - xy_mm[0], d["y_mm"] - xy_mm[1]),
+    )
+    assert t["kind"] == "white" and np.hypot(t["x_mm"] - xy_mm[0], t["y_mm"] - xy_mm[1]) < 3.0
+    discs = Detector(calib).detect(img).discs
+    d = np.linalg.norm(discs.xy_board - np.array([t["x_mm"], t["y_mm"]]), axis=1)
+    assert d.min() < 3.0 and discs.kind[np.argmin(d)] == 0
+
+
 def test_no_disc_centre_closer_to_the_frame_than_its_radius() -> None:
     img, _ = fixtures_render.render_still("carrom", 43, level="clean")
     calib = find_board(img)
@@ -176,3 +197,19 @@ def test_no_disc_centre_closer_to_the_frame_than_its_radius() -> None:
     # resting against the frame; half over it; out on the frame; hanging over a pocket
     assert got.tolist() == [True, False, False, True]
     assert geom.inside(xy).tolist() == [True, True, True, True]
+
+
+def test_cushion_and_print_geometry() -> None:
+    """`against_cushion`: touching the cushion or a few mm off it; `on_print`: how much of a circle's
+    outline runs over the printed lines and markings (a base line, the centre's design)."""
+    img, _ = fixtures_render.render_still("carrom", 43, level="clean")
+    calib = find_board(img)
+    assert calib
+    geom = Detector(calib).geom
+    h, r = geom.half_mm, geom.man_r
+    xy = np.array([[0.0, h - r], [0.0, h - r - 4.0], [h - r - 10.0, 0.0], [0.0, 0.0]])
+    assert geom.against_cushion(xy, np.full(4, r)).tolist() == [True, True, False, False]
+    on = geom.on_print(xy, np.full(4, r))
+    assert on[3] == 1.0  # the centre circle's design
+    assert on[0] < 0.2  # bare surface by the cushion
+    assert geom.on_print(np.zeros((0, 2)), np.zeros(0)).shape == (0,)

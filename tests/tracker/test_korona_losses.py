@@ -109,13 +109,24 @@ T_ALONG = 1.0 + 4 / 30 + (_NE[0] - np.sqrt(BOARD.pocket_no_return_mm**2 - (Y_N -
 # from (-170, 390), heading (-2, -1), at the assumed 3000 mm/s until the centre is a radius off the W rail
 T_STRIKER = 1.0 + 5 / 30 + (BOARD.half_mm - EQ.radius_mm(DiscKind.STRIKER) - 170.0) / (3000.0 * 2 / np.sqrt(5))
 # (tracks, kind of the tracks, expected loss of track 1)
+
+
+def _running_in(p: tuple[float, float]) -> list[tuple[float, float] | None]:
+    """A track coming straight at `p` (from the board's middle side) at 1200 mm/s, touching-close
+    in frame 4 (30 fps), and lost with it."""
+    return _moving((p[0], p[1] + 190.0), (0.0, -1200.0), 6) + [None] * 7
+
+
 HIST_CASES = [
-    # a disc against the N rail vanishes from rest: over the N rail, half a frame after it was last seen
-    ({1: _rest((10.0, Y_N), 5) + NONE8}, W, Loss(None, "N", T_HALF)),
+    # a disc against the N rail vanishes from rest as something runs into it: over the N rail, half a
+    # frame after it was last seen
+    ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _running_in((10.0, Y_N))}, W, Loss(None, "N", T_HALF)),
+    # ... with nothing near: lost from sight where it lies (a light disc in a row), not from play
+    ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _rest((150.0, Y_N), 13)}, W, None),
     # ... but a new track goes on from there: it was taken up, not lost
     ({1: _rest((10.0, Y_N), 5) + NONE8, 2: [None] * 5 + _moving((10.0, Y_N + 40.0), (0.0, 1200.0), 8)}, W, None),
     # at a pocket's mouth: into the pocket
-    ({1: _rest((-385.0, Y_N), 5) + NONE8}, W, Loss("NW", None, T_HALF)),
+    ({1: _rest((-385.0, Y_N), 5) + NONE8, 2: _running_in((-385.0, Y_N))}, W, Loss("NW", None, T_HALF)),
     # away from the rails, vanished at rest: hidden or missed, not lost
     ({1: _rest((100.0, -200.0), 5) + NONE8}, W, None),
     # its neighbour driven along the rail towards the NE pocket: it went along, into that pocket
@@ -124,7 +135,9 @@ HIST_CASES = [
     # the striker seen moving once after a stroke from rest, towards the W rail: over it
     ({1: _rest((-150.0, 400.0), 5) + [(-170.0, 390.0)] + NONE8}, S, Loss(None, "W", T_STRIKER)),
 ]
-HIST_IDS = ["rail-from-rest", "taken-up", "pocket-mouth", "not-at-a-rail", "driven-along", "striker-once"]
+HIST_IDS = [
+    "rail-from-rest", "nothing-near", "taken-up", "pocket-mouth", "not-at-a-rail", "driven-along", "striker-once"
+]
 
 
 @pytest.mark.parametrize(("tracks", "kind", "expect"), HIST_CASES, ids=HIST_IDS)

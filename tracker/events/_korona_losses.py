@@ -4,8 +4,9 @@ Korona discs start against the rails (korona §19) and are small; two things hap
 generic rule, which follows a vanished disc on from its last observed motion, cannot see:
 
 - A disc lying against a rail, hit hard, goes over it (or, at a pocket's mouth, into the pocket)
-  between two frames: it is never seen moving. It is lost if no track takes it up where it could
-  have gone on to.
+  between two frames: it is never seen moving. It is lost if something ran into it just then and
+  no track takes it up where it could have gone on to (a light disc in a row against a rail is
+  easily lost from sight where it lies, untouched).
 - A disc or the striker seen moving once, just after it was hit, and never again: its velocity from
   that one step (from rest) is far too low, so its path ends short of the cushion it went over.
   It is followed on at an assumed stroke speed instead.
@@ -37,6 +38,10 @@ _ALONG_MM_S = 800.0  # a neighbour this fast along the rail was driven along it,
 _HIT_GAIN = 1.4  # a disc's speed over the striker's normal speed after a hit (masses 4 g and 12 g)
 _AT_END_S = 0.3  # a track seen this close to the shot's end is still on the board
 _POCKET_NEAR_MM = 60.0  # a disc last seen this close to a pocket's centre may have gone in
+# something moving came this close (beyond touching a striker) to a disc at rest about when it was
+# lost, within these many frames before and after its last observation
+_NEAR_MM = 15.0
+_DISTURB_BEFORE, _DISTURB_AFTER = 4.0, 3.0
 _MIN_SEEN = 3  # observations of a track that is a disc, not stray detections
 _MOUTH_MM = 40.0  # a disc at rest this close to a pocket's edge lies in its mouth
 # the generic rule's tuning (tracker.events._shot.ShotTuning), for a velocity over a gap
@@ -109,8 +114,24 @@ def _lost_from_rest(hist: ShotHistory, row: int, kinds: np.ndarray, k0: int, rad
     if along is not None:  # went along the rail with its neighbour, maybe into a pocket
         return classify_loss(p0, along, t0, radius_mm, board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0,
                              min_off_speed_mm_s=np.inf)
-    out = _from_rest(p0, t0, radius_mm, board, frame_dt_s)
+    reach = radius_mm + equipment.radius_mm(DiscKind.STRIKER) + _NEAR_MM
+    out = _from_rest(p0, t0, radius_mm, board, frame_dt_s) if _disturbed(hist, row, k0, reach, frame_dt_s) else None
     return out if out is not None else _struck(hist, kinds, k0, p0, radius_mm, equipment, board, frame_dt_s)
+
+
+def _disturbed(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float) -> bool:
+    """Whether another track moved within `reach_mm` of the disc of `row` about when it was last
+    seen (column `k0`): a disc at rest goes nowhere unless something runs into it (a light disc in a
+    row against a rail is easily lost from sight where it lies)."""
+    t0, p0 = float(hist.t_s[k0]), hist.xy_mm[row, k0]
+    lo, hi = t0 - _DISTURB_BEFORE * frame_dt_s - 1e-9, t0 + _DISTURB_AFTER * frame_dt_s + 1e-9
+    xy = hist.xy_mm[:, (hist.t_s > lo) & (hist.t_s <= hi)]  # (M, W, 2), NaN where unseen
+    seen = np.isfinite(xy[..., 0])
+    seen[row] = False
+    near = (seen & (np.hypot(*(np.where(seen[..., None], xy, np.inf) - p0).transpose(2, 0, 1)) <= reach_mm)).any(axis=1)
+    spread = np.where(seen[..., None], xy, -np.inf).max(axis=1) - np.where(seen[..., None], xy, np.inf).min(axis=1)
+    moved = seen.any(axis=1) & (np.hypot(*np.nan_to_num(spread, posinf=0.0, neginf=0.0).T) > _REST_STEP_MM)
+    return bool((near & moved).any())
 
 
 def _from_rest(p_mm: np.ndarray, t_last_s: float, radius_mm: float, board: BoardSpec,

@@ -231,10 +231,12 @@ class DetectorCore:
         ringed = ref.rim >= cfg.ringed_min_rim
         min_support = np.where(ringed, np.minimum(min_support, cfg.ringed_min_support), min_support)
         min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
-        # face the surface colour (korona's light discs on a light board): little contrast and only
-        # a rim a shade darker than the face, but an outline and that rim nearly all round
+        # face the surface colour: with a set whose light discs are the board's colour (korona's),
+        # little contrast and only a rim a shade darker than the face, but an outline and that rim
+        # nearly all round (elsewhere the surface's colour in a ring is rather print or grain)
         surface_coloured = lab_dist(ref.face_lab, app.surface_lab) < _PLAIN_LAB
         camouflaged = surface_coloured & (kind == DiscKind.WHITE) & size_ok & (ref.coverage >= 6)
+        camouflaged &= self.equipment.light_like_surface
         camouflaged &= (ref.support >= cfg.camo_min_support) & (ref.rim >= cfg.camo_min_rim)
         # (not where the print draws an outline: two lines one diameter apart, the centre's design)
         camouflaged &= geom.on_print(ref.xy_mm, ref.radius_mm) <= _CAMO_MAX_ON_PRINT

@@ -58,8 +58,9 @@ class DetectorConfig:
             than its face on at least `ringed_min_rim` of the rays needs only `ringed_min_score`
             and an outline on `ringed_min_support` of the rays (a light man on a light surface:
             low contrast, but a rim all round).
-        camo_min_support, camo_min_rim: a white coin with a face of the surface's colour (korona's
-            light discs on a light board) is kept, whatever its contrast, with an outline on
+        camo_min_support, camo_min_rim: with a set whose light discs are the board's colour
+            (`EquipmentSpec.light_like_surface`: korona's), a white coin with a face of the
+            surface's colour is kept, whatever its contrast, with an outline on
             `camo_min_support` of the rays in 6 of 8 octants and a rim darker than its face on
             `camo_min_rim` of them.
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).

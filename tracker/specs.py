@@ -134,6 +134,9 @@ class EquipmentSpec:
     man_hole_diameter_mm: float
     men_per_colour: int
     queens: int
+    # the light discs are the surface's colour (natural wood on a birch board): only their outline
+    # and a rim a shade darker than the face tell them from bare board
+    light_like_surface: bool = False
 
     def radius_mm(self, kind: DiscKind) -> float:
         d = self.striker_diameter_mm if kind is DiscKind.STRIKER else self.man_diameter_mm
@@ -200,6 +203,7 @@ def load_equipment(name: str) -> EquipmentSpec:
         man_hole_diameter_mm=e["man_hole_diameter_mm"],
         men_per_colour=e["men_per_colour"],
         queens=e["queens"],
+        light_like_surface=bool(e.get("light_like_surface", False)),
     )
 
 

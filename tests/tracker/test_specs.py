@@ -53,6 +53,7 @@ def test_equipment(name: str, striker_d: float, men: int, hole: float) -> None:
     assert e.striker_diameter_mm == striker_d
     assert e.men_per_colour == men
     assert e.striker_hole_diameter_mm == hole
+    assert e.light_like_surface is (name == "korona")  # natural wood discs on a birch board
     assert e.radius_mm(DiscKind.STRIKER) == striker_d / 2
     radii = e.radii_mm(np.array([DiscKind.WHITE, DiscKind.STRIKER], np.int8))
     np.testing.assert_allclose(radii, [e.man_diameter_mm / 2, striker_d / 2])

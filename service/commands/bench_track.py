@@ -18,6 +18,7 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 __all__ = ["add_arguments", "measure_memory", "run", "run_suite", "FLOORS"]
@@ -178,13 +179,16 @@ def _play(game: str, shots: int, seed: int, cache: str | None) -> Any:
     from pathlib import Path
 
     from fixtures.play import simulate_play
+    from tracker.specs import load_equipment
 
     if cache is None:
         return simulate_play(game, shots=shots, seed=seed)
     path = Path(cache) / f"{game}-{shots}-{seed}.pickle"
     if path.is_file():
         with path.open("rb") as fh:
-            return pickle.load(fh)
+            tl = pickle.load(fh)
+        # the disc set as the current data has it (a cache outlives changes to the equipment spec)
+        return replace(tl, equipment=load_equipment(tl.equipment.name))
     tl = simulate_play(game, shots=shots, seed=seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:

@@ -34,3 +34,29 @@ def test_first_contact_in_one_step(contacts: list[tuple[float, str]], predicted:
     sc = score_events(truth, pred, fps=30.0)
     assert sc.first_ok == int(right)
     assert sc.exact == int(right)
+
+
+def test_cached_play_takes_the_current_equipment(tmp_path, monkeypatch) -> None:
+    """A `--cache` pickle written before the equipment spec gained its last field still loads: the
+    disc set is read again from the current data by name."""
+    import pickle
+
+    from service.commands.bench_track import _play
+    from tracker.specs import EquipmentSpec
+
+    first = _play("korona", 1, 3, str(tmp_path))
+    path = tmp_path / "korona-1-3.pickle"
+    assert path.is_file()
+    with path.open("rb") as fh:
+        old = pickle.load(fh)
+    full = EquipmentSpec.__getstate__
+    with monkeypatch.context() as m:  # pickled as an older spec, without the last field
+        m.setattr(EquipmentSpec, "__getstate__", lambda self: full(self)[:-1])
+        with path.open("wb") as fh:
+            pickle.dump(old, fh)
+    with path.open("rb") as fh:
+        with pytest.raises(AttributeError):
+            _ = pickle.load(fh).equipment.light_like_surface
+    again = _play("korona", 1, 3, str(tmp_path))
+    assert again.equipment == first.equipment and again.equipment.light_like_surface
+    assert (again.xy_mm == first.xy_mm).all()

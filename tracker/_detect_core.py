@@ -236,10 +236,11 @@ class DetectorCore:
         # nearly all round (elsewhere the surface's colour in a ring is rather print or grain)
         surface_coloured = lab_dist(ref.face_lab, app.surface_lab) < _PLAIN_LAB
         camouflaged = surface_coloured & (kind == DiscKind.WHITE) & size_ok & (ref.coverage >= 6)
-        camouflaged &= self.equipment.light_like_surface
         camouflaged &= (ref.support >= cfg.camo_min_support) & (ref.rim >= cfg.camo_min_rim)
-        # (not where the print draws an outline: two lines one diameter apart, the centre's design)
-        camouflaged &= geom.on_print(ref.xy_mm, ref.radius_mm) <= _CAMO_MAX_ON_PRINT
+        camouflaged &= self.equipment.light_like_surface
+        if camouflaged.any():  # (not where the print draws an outline: two lines one diameter apart)
+            rows = np.flatnonzero(camouflaged)
+            camouflaged[rows] = geom.on_print(ref.xy_mm[rows], ref.radius_mm[rows]) <= _CAMO_MAX_ON_PRINT
         keep = ((ref.support >= min_support) & (score >= min_score) | camouflaged) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too, and

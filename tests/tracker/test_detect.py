@@ -152,8 +152,13 @@ def test_refind_after_bump_keeps_board_positions() -> None:
     ids=["s78-formation", "s62-formation-hard", "s46-pale-scatter"],
 )
 def test_faint_light_man_is_found(seed: int, level: str, layout: str, xy_mm: tuple[float, float]) -> None:
-    img, truth = fixtures_render.render_still("carrom", seed, level=level, layout=layout)
-    calib = find_board(img)
+    _white_found("carrom", seed, level, layout, xy_mm)
+
+
+def _white_found(game: str, seed: int, level: str, layout: str, xy_mm: tuple[float, float]) -> None:
+    """The white of a rendered still nearest `xy_mm` (within 3 mm of it) is detected as a white."""
+    img, truth = fixtures_render.render_still(game, seed, level=level, layout=layout)
+    calib = find_board(img, game=game)
     assert calib
     t = min(
         (d for d in truth["discs"] if d["where"] == "board"),
@@ -173,17 +178,7 @@ def test_faint_light_man_is_found(seed: int, level: str, layout: str, xy_mm: tup
     ids=["s33-free", "s33-rail", "s33-far", "s69-free", "s69-corner"],
 )
 def test_korona_light_disc_is_found(seed: int, xy_mm: tuple[float, float]) -> None:
-    img, truth = fixtures_render.render_still("korona", seed, level="clean", layout="scatter")
-    calib = find_board(img, game="korona")
-    assert calib
-    t = min(
-        (d for d in truth["discs"] if d["where"] == "board"),
-        key=lambda d: np.hypot(d["x_mm"] - xy_mm[0], d["y_mm"] - xy_mm[1]),
-    )
-    assert t["kind"] == "white" and np.hypot(t["x_mm"] - xy_mm[0], t["y_mm"] - xy_mm[1]) < 3.0
-    discs = Detector(calib).detect(img).discs
-    d = np.linalg.norm(discs.xy_board - np.array([t["x_mm"], t["y_mm"]]), axis=1)
-    assert d.min() < 3.0 and discs.kind[np.argmin(d)] == 0
+    _white_found("korona", seed, "clean", "scatter", xy_mm)
 
 
 def test_no_disc_centre_closer_to_the_frame_than_its_radius() -> None:

@@ -243,3 +243,33 @@ def test_first_contact_is_a_disc_that_stood_there(knuckle_since_s: float) -> Non
     out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
     assert out.record is not None
     assert out.record.first_disc_id == (2 if knuckle_since_s > 0 else 3)
+
+
+@pytest.mark.parametrize(
+    ("striker_at", "hand", "about"),
+    [(None, False, False), (0.5, False, True), (-2.5, False, False), (None, True, True)],
+    ids=["never-seen", "seen-lately", "seen-long-ago", "hand-on-a-line"],
+)
+def test_a_striker_about_to_strike_a_coin(striker_at: float | None, hand: bool, about: bool) -> None:
+    """A coin on the move starts a shot only while a striker may be on the board: one seen in the last
+    few seconds, or a hand over a placement line (it may hide one). Korona seed 1002: fingers
+    carrying the striker in over the rail stir the discs lying there before it is put down."""
+    from tracker.detections import FrameDetections
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    tracker = Tracker(np.array([15.5, 15.5, 15.5, 20.5]))
+    tracks = None
+    for t in np.arange(0.0, 4.0, 0.1):
+        xy = [(60.0, -30.0)] + ([(150.0, 252.6)] if striker_at is not None and t <= 3.0 + striker_at else [])
+        a = np.array(xy, np.float32)
+        kinds = np.array([1] + [3] * (len(xy) - 1), np.int8)
+        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), kinds, np.ones(len(a), np.float32),
+                               xy_board=a, t_s=float(t))
+        tracks = tracker.update(dets)
+    assert tracks is not None
+
+    def occluded(pts: np.ndarray) -> np.ndarray:  # a hand over the S base line's middle, or nothing
+        return np.hypot(pts[:, 0], pts[:, 1] - 300.0) < 100.0 if hand else np.zeros(len(pts), bool)
+
+    assert EventDetector(BOARD, EQUIP)._striker_about(tracks, occluded) is about

@@ -51,6 +51,10 @@ _STAND_S = 0.05  # a disc seen within a few mm of one place over this long stood
 _COIN_SEEN_S = 0.5
 # a shot is put back at most this far before its motion was noticed, to when the striker set off
 _BACK_S = 1.0
+# a striker not seen for this long, with no hand over a placement line, is off the board, s; the
+# placement lines are looked at every this many mm
+_STRIKER_AWAY_S = 3.0
+_LINE_STEP_MM = 20.0
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
@@ -203,6 +207,10 @@ class EventDetector:
         # the line, or would have crossed open board unseen to get here, is a hand (issue 4)
         striker = tracks.kind == _STRIKER
         c_rows = np.flatnonzero(fast & ~striker)
+        if c_rows.size and not self._striker_about(tracks, occluded):
+            # no striker on the board to hit it (korona seed 1002: fingers carrying the striker in
+            # over a row at the rail stir it, too few to count as a hand)
+            fast[c_rows], c_rows = False, c_rows[:0]
         if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
             span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
             still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows], span=span)
@@ -258,6 +266,18 @@ class EventDetector:
                                                                                    strict=True)}
             return
         self._begin_shot(tracks, frozenset([*moved_again.tolist(), *tracks.ids[vanished_moving].tolist()]))
+
+    def _striker_about(self, tracks: Tracks, occluded: OcclusionTest) -> bool:
+        """Whether a striker may be on the board: one seen in the last few seconds, or a hand over a
+        placement line (the striker put down under it, struck from under it)."""
+        striker = tracks.kind == _STRIKER
+        if (striker & (tracks.t_s - tracks.last_t_s <= _STRIKER_AWAY_S)).any():
+            return True
+        line, extent = self.placement_line_mm, self.placement_extent_mm
+        along = np.linspace(-extent, extent, max(int(extent // _LINE_STEP_MM), 1) + 1)
+        side = np.stack([along, np.full(len(along), line)], axis=1)
+        pts = np.concatenate([side, -side, side[:, ::-1], -side[:, ::-1]])  # the four lines
+        return bool(occluded(pts).any())
 
     def _pending_heading(self, ids: np.ndarray) -> np.ndarray:
         """(M, 2) heading of each track when motion was first seen (NaN: not moving then)."""

@@ -366,3 +366,31 @@ def test_rail_just_before_a_disc_lying_against_it() -> None:
                             half_mm=BOARD.half_mm, striker_r_mm=R_S, coin_r_mm=R_C,
                             pocket_r_mm=BOARD.pocket_radius_mm)
     assert fc is not None and (fc.rebound, fc.cushion, fc.first_rows) == (True, "W", (0,))
+
+
+@pytest.mark.parametrize("tip_since_s", [13.64, 12.0], ids=["cue-tip-at-the-stroke", "disc-there-all-along"])
+def test_first_disc_stood_there_before_the_stroke(tip_since_s: float) -> None:
+    """Issue #7 (seed 1002 shot 3, 120 fps): the cue's tip, taken for a dark disc beside the striker
+    just as it is struck, is not the disc hit first; the striker went to the E rail first. A disc
+    lying against the striker all along, moved as it sets off, is."""
+    t = 12.0 + np.arange(int(2.2 * 120)) / 120.0
+    t_start = 13.642
+    run = np.clip(t - t_start, 0.0, None) * 2600.0 / np.sqrt(2.0)  # NE at 2.6 m/s, from (179, -412)
+    striker = np.stack([179.0 + run, -412.0 + run], axis=1)
+    hit = striker[:, 0] > BOARD.half_mm - R_S  # off the E rail: mirrored back
+    striker[hit, 0] = 2 * (BOARD.half_mm - R_S) - striker[hit, 0]
+    striker[t > t_start + 0.3] = np.nan  # (followed no further)
+    tip = np.full((len(t), 2), np.nan)
+    seen = (t >= tip_since_s) & (t <= t_start + 0.05)
+    tip[seen] = (155.0, -438.0)
+    if tip_since_s < t_start:  # a disc there all along, nudged by the striker's start
+        tip[t > t_start + 0.05] = (150.0, -442.0)
+    ids = np.array([20, 71])
+    kinds = np.array([DiscKind.STRIKER, DiscKind.BLACK], np.int8)
+    xy = np.stack([striker, tip])
+    before = np.array([[179.0, -412.0], [155.0, -438.0]])
+    out = korona_facts(ids, kinds, t, xy, before, xy[:, 0] * np.nan, ("board", "board"), side="N",
+                       t_start_s=t_start, board=BOARD, equipment=EQ)
+    assert (71 in out["first_disc_ids"]) is (tip_since_s < 13.0)
+    if tip_since_s > 13.0:
+        assert out["first_disc_ids"] == [] and out["first_cushion"] == "E"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["FrameRow", "ShotHistory", "assemble", "median_xy"]
+__all__ = ["FrameRow", "ShotHistory", "assemble", "median_xy", "seen_before"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +105,29 @@ def median_xy(xy: np.ndarray) -> np.ndarray:
     h = n // 2
     out: np.ndarray = s[h].copy() if n % 2 else (s[h - 1] + s[h]) / 2.0
     return out
+
+
+# a disc the striker hits was on the board at least this long before the shot, s
+STOOD_S = 0.5
+
+
+def seen_before(t_s: np.ndarray, xy_mm: np.ndarray, t_shot_s: float) -> np.ndarray:
+    """(M,) bool: tracks (centres (M, K, 2) board mm at times (K,) s, NaN where unseen) seen at least
+    `STOOD_S` before the shot began at `t_shot_s`, or, with less history than twice that, in the
+    first half of what there is before the shot.
+
+    A disc the striker hits stood there before; a knuckle of the flicking hand or a cue's tip taken
+    for a disc is seen only as the stroke is played (seed 1002, 120 fps: carrom, one in front of the
+    striker, issue 4; korona, the cue's tip behind it, issue 7).
+
+    Examples:
+        >>> xy = np.full((2, 4, 2), np.nan); xy[0, :] = 0.0; xy[1, 3] = 5.0
+        >>> seen_before(np.arange(4) * 0.25, xy, 0.75).tolist()
+        [True, False]
+        >>> xy[0, :2] = np.nan  # 0.75 s of history: the first half of it counts
+        >>> seen_before(np.arange(4) * 0.25, xy, 0.75).tolist()
+        [False, False]
+    """
+    t_first = float(t_s[0]) if len(t_s) else t_shot_s
+    k = max(int(np.searchsorted(t_s, t_shot_s - STOOD_S)), int(np.searchsorted(t_s, 0.5 * (t_first + t_shot_s))), 1)
+    return np.asarray(np.isfinite(xy_mm[:, :k, 0]).any(axis=1))

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tracker.events._history import seen_before
 from tracker.events._korona_path import FirstContact, find_first_contact
 from tracker.events._korona_zones import SIDE_OUT as _OUT
 from tracker.events._korona_zones import KoronaZones
@@ -197,11 +198,12 @@ def korona_facts(
     """
     zones = KoronaZones.from_specs(board, equipment)
     # discs the striker could hit: light and dark tracks seen standing where they stood before the
-    # stroke a few times (not a stray detection, nor a stale track left where a moving disc was lost)
+    # stroke a few times (not a stray detection, nor a stale track left where a moving disc was lost),
+    # and there a while before it (not the cue's tip, seen as the cue goes in)
     coin = np.isin(kinds, [int(k) for k in _COINS])
     with np.errstate(invalid="ignore"):
         standing = np.hypot(*(xy_mm - before_mm[:, None, :]).transpose(2, 0, 1)) <= _MOVE_MM
-    solid = coin & (standing.sum(axis=1) >= _MIN_OBS)
+    solid = coin & (standing.sum(axis=1) >= _MIN_OBS) & seen_before(t_s, xy_mm, t_start_s)
     if striker_id is not None and np.any(ids == striker_id):
         s = int(np.flatnonzero(ids == striker_id)[0])
     else:

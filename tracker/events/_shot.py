@@ -21,7 +21,7 @@ from tracker.events._first_contact import (
     guess_first_contact,
     seen_before_contact,
 )
-from tracker.events._history import ShotHistory, median_xy
+from tracker.events._history import ShotHistory, median_xy, seen_before
 from tracker.events._losses import Loss
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_losses import find_losses
@@ -89,7 +89,8 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
         # no striker at all: discs moved by a hand (placing the striker, tidying), not a shot
         return ShotOutcome((), (), None)
     lost_rows = {row for row, _ in losses}
-    eligible = moved & np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER) & _stood(hist, ctx.t_trigger_s)
+    eligible = moved & np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
+    eligible &= seen_before(hist.t_s, hist.xy_mm, ctx.t_trigger_s)
     reach = radius + ctx.equipment.striker_diameter_mm / 2
     if run is not None and not seen_before_contact(run, anchor, reach, kinds, ctx):
         # first seen after its first contact (hidden by the hand, blurred, a low frame rate)
@@ -120,19 +121,6 @@ def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning)
         end[r] = median_xy(after[r, seen[r]][-5:])
     shift = np.hypot(*(end - anchor).T)
     return np.asarray(far | (np.nan_to_num(shift, nan=0.0) > tune.shift_mm))
-
-
-def _stood(hist: ShotHistory, t_trigger_s: float) -> np.ndarray:
-    """(M,) bool: tracks seen at least `_STOOD_S` before the shot (or since the buffer began).
-
-    A disc the striker hits stood there before; a knuckle of the flicking hand taken for a disc
-    is seen only while the hand is there (seed 1002, 120 fps: one in front of the striker, issue 4).
-    """
-    k = max(int(np.searchsorted(hist.t_s, t_trigger_s - _STOOD_S)), 1)
-    return np.asarray(np.isfinite(hist.xy_mm[:, :k, 0]).any(axis=1))
-
-
-_STOOD_S = 0.5
 
 
 def _appeared_still(hist: ShotHistory, anchor: np.ndarray, k_trig: int) -> np.ndarray:

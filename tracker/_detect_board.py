@@ -19,6 +19,7 @@ __all__ = [
     "edge_contrast",
     "marking_centres_mm",
     "near_marking",
+    "probe_discs",
     "surface_lab_from",
 ]
 
@@ -36,7 +37,19 @@ def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
 
 # a disc this close to the cushion has the cushion behind part of its outline, mm
 _CUSHION_GAP_MM = 5.0
-_OUTLINE_DIRS = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], axis=1)
+_OUTLINE = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], axis=1)  # (radii)
+
+
+def probe_discs(
+    image: np.ndarray, probes: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps
+) -> np.ndarray:
+    """(N, P) values (N, P, C with channels) of the (H, W[, C]) board image at P probes (units
+    of the radius) round N discs."""
+    pts = xy_mm[:, None, :] + probes[None] * np.asarray(r_mm)[:, None, None]
+    uv = np.rint(maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
+    h, w = image.shape[:2]
+    u, v = np.clip(uv[:, 0], 0, w - 1), np.clip(uv[:, 1], 0, h - 1)
+    return np.asarray(image[v, u]).reshape(len(xy_mm), len(probes), *image.shape[2:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +106,9 @@ class BoardGeometry:
         xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
         if len(xy) == 0:
             return np.zeros(0)
-        pts = xy[:, None, :] + np.asarray(radius_mm, np.float64)[:, None, None] * _OUTLINE_DIRS[None]
-        uv = np.rint(self.maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
-        h, w = self.vote_weight.shape
-        v, u = np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)
-        on = (self.vote_weight[v, u] == 0) | (self.markings[v, u] > 0)
-        share = on.reshape(len(xy), -1).mean(axis=1)
+        on = probe_discs(self.vote_weight, _OUTLINE, xy, radius_mm, self.maps) == 0
+        on |= probe_discs(self.markings, _OUTLINE, xy, radius_mm, self.maps) > 0
+        share = on.mean(axis=1)
         if len(self.arc_xy_mm):
             # (boards draw the round arrows where they like: the whole disc round one is taken as on it)
             d = np.linalg.norm(xy[:, None, :] - self.arc_xy_mm[None], axis=2).min(axis=1)

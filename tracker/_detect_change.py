@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from calibration.rectify import BoardMaps
+from tracker._detect_board import probe_discs
 from tracker._detect_steps import suppress_overlaps
 from tracker._detect_types import Detection, DetectorConfig, Found
 
@@ -36,7 +37,6 @@ __all__ = [
     "detect_with_reuse",
     "is_global_change",
     "merge_found",
-    "probe_discs",
     "settle",
     "touched_discs",
     "unexplained",
@@ -157,18 +157,6 @@ def is_global_change(change: Change, noise: float | None, *, max_share: float) -
     if change.share > max_share:
         return True
     return noise is not None and change.level > 2.0 * noise + 3.0
-
-
-def probe_discs(
-    image: np.ndarray, probes: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps
-) -> np.ndarray:
-    """(N, P) values (N, P, C with channels) of the (H, W[, C]) board image at P probes (units
-    of the radius) round N discs."""
-    pts = xy_mm[:, None, :] + probes[None] * np.asarray(r_mm)[:, None, None]
-    uv = np.rint(maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
-    h, w = image.shape[:2]
-    u, v = np.clip(uv[:, 0], 0, w - 1), np.clip(uv[:, 1], 0, h - 1)
-    return np.asarray(image[v, u]).reshape(len(xy_mm), len(probes), *image.shape[2:])
 
 
 def touched_discs(mask: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps) -> np.ndarray:

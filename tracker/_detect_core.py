@@ -231,16 +231,8 @@ class DetectorCore:
         ringed = ref.rim >= cfg.ringed_min_rim
         min_support = np.where(ringed, np.minimum(min_support, cfg.ringed_min_support), min_support)
         min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
-        # face the surface colour: with a set whose light discs are the board's colour (korona's),
-        # little contrast and only a rim a shade darker than the face, but an outline and that rim
-        # nearly all round (elsewhere the surface's colour in a ring is rather print or grain)
         surface_coloured = lab_dist(ref.face_lab, app.surface_lab) < _PLAIN_LAB
-        camouflaged = surface_coloured & (kind == DiscKind.WHITE) & size_ok & (ref.coverage >= 6)
-        camouflaged &= (ref.support >= cfg.camo_min_support) & (ref.rim >= cfg.camo_min_rim)
-        camouflaged &= self.equipment.light_like_surface
-        if camouflaged.any():  # (not where the print draws an outline: two lines one diameter apart)
-            rows = np.flatnonzero(camouflaged)
-            camouflaged[rows] = geom.on_print(ref.xy_mm[rows], ref.radius_mm[rows]) <= _CAMO_MAX_ON_PRINT
+        camouflaged = self._camouflaged(ref, surface_coloured & (kind == DiscKind.WHITE) & size_ok)
         keep = ((ref.support >= min_support) & (score >= min_score) | camouflaged) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too, and
@@ -296,6 +288,21 @@ class DetectorCore:
         # 6. occlusion
         occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
+
+    def _camouflaged(self, ref: RefineResult, candidate: np.ndarray) -> np.ndarray:
+        """(N,) bool: white coins of a man's size with a face of the surface's colour (`candidate`)
+        kept on their outline and rim alone. Only with a set whose light discs are the board's
+        colour (korona's): little contrast and only a rim a shade darker than the face, but an
+        outline and that rim nearly all round; elsewhere the surface's colour in a ring is rather
+        print or grain. Not where the print draws an outline (two lines one diameter apart)."""
+        cfg = self.config
+        if not self.equipment.light_like_surface:
+            return np.zeros(len(candidate), bool)
+        out = candidate & (ref.coverage >= 6) & (ref.support >= cfg.camo_min_support) & (ref.rim >= cfg.camo_min_rim)
+        rows = np.flatnonzero(out)
+        if rows.size:
+            out[rows] = self.geom.on_print(ref.xy_mm[rows], ref.radius_mm[rows]) <= _CAMO_MAX_ON_PRINT
+        return np.asarray(out)
 
     def _classify(
         self, app: Appearance, radius_mm: np.ndarray, face_lab: np.ndarray, stretch_mm: np.ndarray | None = None

@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from calibration.rectify import BoardMaps
-from tracker._detect_board import BoardGeometry, near_marking
-from tracker._detect_change import FACE_PROBES, probe_discs
+from tracker._detect_board import BoardGeometry, near_marking, probe_discs
+from tracker._detect_change import FACE_PROBES
 from tracker._detect_refine import refit_discs
 from tracker._detect_types import Found
 from tracker.occlusion import stamp_discs

@@ -125,12 +125,14 @@ def _disturbed(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s
     row against a rail is easily lost from sight where it lies)."""
     t0, p0 = float(hist.t_s[k0]), hist.xy_mm[row, k0]
     lo, hi = t0 - _DISTURB_BEFORE * frame_dt_s - 1e-9, t0 + _DISTURB_AFTER * frame_dt_s + 1e-9
-    xy = hist.xy_mm[:, (hist.t_s > lo) & (hist.t_s <= hi)]  # (M, W, 2), NaN where unseen
-    seen = np.isfinite(xy[..., 0])
-    seen[row] = False
-    near = (seen & (np.hypot(*(np.where(seen[..., None], xy, np.inf) - p0).transpose(2, 0, 1)) <= reach_mm)).any(axis=1)
-    spread = np.where(seen[..., None], xy, -np.inf).max(axis=1) - np.where(seen[..., None], xy, np.inf).min(axis=1)
-    moved = seen.any(axis=1) & (np.hypot(*np.nan_to_num(spread, posinf=0.0, neginf=0.0).T) > _REST_STEP_MM)
+    xy = hist.xy_mm[:, (hist.t_s > lo) & (hist.t_s <= hi)]  # (M, W, 2), NaN where unseen (a copy)
+    xy[row] = np.nan
+    xy = xy[np.isfinite(xy[..., 0]).any(axis=1)]  # the other tracks seen then
+    if len(xy) == 0:
+        return False
+    near = (np.hypot(xy[..., 0] - p0[0], xy[..., 1] - p0[1]) <= reach_mm).any(axis=1)  # (NaN: not near)
+    spread = np.nanmax(xy, axis=1) - np.nanmin(xy, axis=1)
+    moved = np.hypot(spread[:, 0], spread[:, 1]) > _REST_STEP_MM
     return bool((near & moved).any())
 
 

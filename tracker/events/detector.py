@@ -16,6 +16,7 @@ out together, at the shot's end; the `Pipeline` sorts what it hands out by time.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -210,7 +211,8 @@ class EventDetector:
         if c_rows.size and not self._striker_about(tracks, occluded):
             # no striker on the board to hit it (korona seed 1002: fingers carrying the striker in
             # over a row at the rail stir it, too few to count as a hand)
-            fast[c_rows], c_rows = False, c_rows[:0]
+            fast[c_rows] = False
+            c_rows = c_rows[:0]
         if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
             span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
             still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows], span=span)
@@ -273,11 +275,15 @@ class EventDetector:
         striker = tracks.kind == _STRIKER
         if (striker & (tracks.t_s - tracks.last_t_s <= _STRIKER_AWAY_S)).any():
             return True
+        return bool(occluded(self._line_points).any())
+
+    @functools.cached_property
+    def _line_points(self) -> np.ndarray:
+        """(P, 2) points along the four placement lines, `_LINE_STEP_MM` apart, board mm."""
         line, extent = self.placement_line_mm, self.placement_extent_mm
         along = np.linspace(-extent, extent, max(int(extent // _LINE_STEP_MM), 1) + 1)
         side = np.stack([along, np.full(len(along), line)], axis=1)
-        pts = np.concatenate([side, -side, side[:, ::-1], -side[:, ::-1]])  # the four lines
-        return bool(occluded(pts).any())
+        return np.concatenate([side, -side, side[:, ::-1], -side[:, ::-1]])
 
     def _pending_heading(self, ids: np.ndarray) -> np.ndarray:
         """(M, 2) heading of each track when motion was first seen (NaN: not moving then)."""

@@ -51,13 +51,14 @@ class ChangeDriven(DetectorCore):
         the small changes of slow discs filmed at 120 fps.)"""
         board_bgr = self.maps.rectify(frame_bgr)
 
-        def whole() -> Found:
+        def whole(afresh: bool = False) -> Found:
             self._redone = None  # everything
-            self._last = self._detect_still(frame_bgr, board_bgr)
-            return self._last
+            self._last = found = self._detect_still(frame_bgr, board_bgr)
+            self._learn_bare(board_bgr, found, afresh=afresh)
+            return found
 
         if self._reuse is None:
-            detection = self._package(whole(), t_s, frame_idx)
+            detection = self._package(whole(afresh=True), t_s, frame_idx)
             self._reuse = ReuseState(board_bgr.copy(), detection)
             return detection
         before = self._last.xy_mm  # (the discs' motion: see `_follow`)
@@ -66,7 +67,7 @@ class ChangeDriven(DetectorCore):
             board_bgr,
             self.config,
             full=whole,
-            restart=whole,
+            restart=lambda: whole(afresh=True),
             partial=lambda change: self._detect_region(frame_bgr, board_bgr, change),
             forced=self._forced,
             package=lambda found: self._package(found, t_s, frame_idx),
@@ -76,6 +77,17 @@ class ChangeDriven(DetectorCore):
         )
         self._before_mm = before
         return detection
+
+    def _learn_bare(self, board_bgr: np.ndarray, found: Found, *, afresh: bool) -> None:
+        """Learn the bare board (hands the board's colour stand out from it) from a frame
+        detected whole: afresh (the first frame, or the light changed) with the discs and
+        occluders filled in, else blended in away from the discs (see `StillPlanes.learn_bare`)."""
+        if afresh:
+            self._planes.learn_bare(board_bgr, self._busy(found), alpha=1.0)
+            return
+        r_px = 1.3 * self.geom.striker_r * self.config.px_per_mm
+        discs = stamp_discs(self.geom.shape, self.maps.to_px(found.xy_mm), r_px)
+        self._planes.learn_bare(board_bgr, discs, alpha=self.config.bare_alpha)
 
     def _forced(self) -> np.ndarray | None:
         """Change-driven still path: what is detected afresh, changed or not: discs that may

@@ -4,6 +4,7 @@ every path ends with (refine, classify, clean up, occlusion, packaging); see `tr
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields
 from typing import Any
 
@@ -30,7 +31,7 @@ from tracker._detect_steps import (
 from tracker._detect_types import Detection, DetectorConfig, Found
 from tracker._detect_vote import edge_field, vote_centres
 from tracker._validate import check_bgr_image
-from tracker.occlusion import reaching_in, stamp_discs
+from tracker.occlusion import HandFinder, stamp_discs
 from tracker.specs import DiscKind, EquipmentSpec, load_board
 
 __all__ = ["DetectorCore"]
@@ -117,20 +118,26 @@ class DetectorCore:
         # must show a clear outline nearly all round (a hand comes in over the edge: while there
         # is none, only a change that reaches the edge can bring one)
         if boxes is None or self._hands.any() or geom.surface_rim[outer].any():
-            self._hands = self._reaching_in(planes.far)
+            self._hands = self._reaching_in(planes)
         return self._finish(
             frame_bgr, board_bgr, planes.lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False, hands=self._hands
         )
 
-    def _reaching_in(self, far: np.ndarray) -> np.ndarray:
+    def _reaching_in(self, planes: StillPlanes) -> np.ndarray:
         """(H, W) bool board image: hands and arms reaching in over the surface's edge, from the
-        colour distance `far` (H, W) uint8 from the surface (a hand stands out from it more than
-        the board's own shading does)."""
-        cfg, geom = self.config, self.geom
+        colour distance from the surface (a hand stands out from it more than the board's own
+        shading does) and, once learned, from the bare board under it (see `HandFinder`)."""
+        cfg = self.config
         if cfg.hand_min_contact_mm <= 0:
             return self._no_hands
-        return reaching_in(
-            (far > cfg.hand_far).astype(np.uint8) * 255,
+        far = (planes.far > cfg.hand_far).astype(np.uint8) * 255
+        off = None if planes.bare is None else (planes.off_bare > cfg.hand_off_bare).astype(np.uint8) * 255
+        return self._hand_finder.find(far, off)
+
+    @functools.cached_property
+    def _hand_finder(self) -> HandFinder:
+        cfg, geom = self.config, self.geom
+        return HandFinder(
             geom.surface,
             geom.surface_rim,
             rim_px=geom.surface_rim_px,
@@ -336,7 +343,12 @@ class DetectorCore:
         if self._reach_of is not hands:
             r = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-            self._reach_of, self._reach = hands, np.asarray(cv2.dilate(hands.view(np.uint8), kernel))
+            # (dilated round the hands' box only: a hand covers a small part of the board)
+            x, y, w, h = cv2.boundingRect(hands.view(np.uint8))
+            box = (slice(max(y - r, 0), y + h + r), slice(max(x - r, 0), x + w + r))
+            reach: np.ndarray = np.zeros(hands.shape, np.uint8)
+            reach[box] = cv2.dilate(hands.view(np.uint8)[box], kernel)
+            self._reach_of, self._reach = hands, reach
         return self._reach
 
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:

@@ -21,11 +21,16 @@ import cv2
 import numpy as np
 
 from calibration.rectify import BoardMaps
+from tracker._detect_bg import BackgroundModel, learn_background, update_background
 from tracker._detect_change import touched_discs
-from tracker._detect_steps import colour_distance
+from tracker._detect_steps import colour_distance, image_distance
 from tracker.occlusion import stamp_discs
 
 __all__ = ["Box", "StillPlanes", "box_of_change", "in_mask", "near_occluder"]
+
+# the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
+# hardly changes its hue, a hand of the board's colour differs from it in hue
+_BARE_LIGHTNESS = 0.25
 
 Box = tuple[slice, slice]  # (rows, cols) of the board image
 
@@ -121,16 +126,28 @@ class StillPlanes:
         lab: (H, W, 3) uint8 Lab board image.
         far: (H, W) uint8 colour distance from the surface (see `colour_distance`).
         fg: (H, W) uint8 0/255, `far` above the occlusion threshold.
+        bare: the board as it looks with nothing on it (`learn_bare`), None until learned.
+        bare_lab: (H, W, 3) uint8 Lab of `bare` (zeros until learned).
+        off_bare: (H, W) uint8 colour distance from `bare_lab`, pixel by pixel, lightness
+            weighted `_BARE_LIGHTNESS` (zeros until learned): a hand the board's own colour
+            stands out from the board under it.
     """
 
     lab: np.ndarray
     far: np.ndarray
     fg: np.ndarray
+    bare: BackgroundModel | None
+    bare_lab: np.ndarray
+    off_bare: np.ndarray
 
     @classmethod
     def empty(cls, shape: tuple[int, int]) -> StillPlanes:
         h, w = shape
-        return cls(np.zeros((h, w, 3), np.uint8), np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8))
+
+        def plane() -> np.ndarray:
+            return np.zeros((h, w), np.uint8)
+
+        return cls(np.zeros((h, w, 3), np.uint8), plane(), plane(), None, np.zeros((h, w, 3), np.uint8), plane())
 
     def update_lab(self, board_bgr: np.ndarray, box: Box) -> None:
         """Lab of the rectified frame inside `box`."""
@@ -141,3 +158,24 @@ class StillPlanes:
         far = colour_distance(self.lab[box], surface_lab)
         self.far[box] = far
         self.fg[box] = (far > occlusion_far).astype(np.uint8) * 255
+        if self.bare is not None:
+            self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=_BARE_LIGHTNESS)
+
+    def learn_bare(self, board_bgr: np.ndarray, discs: np.ndarray, *, alpha: float) -> None:
+        """Learn the bare board from a rectified frame (`alpha` 1: afresh, filled in under
+        `discs`; else blended in at rate `alpha` away from them: light drifts, and a hand the
+        board's colour that rested there when it was learned fades out of it).
+
+        Args:
+            board_bgr: (H, W, 3) uint8 rectified frame.
+            discs: (H, W) uint8, 255 under the discs detected in it (and the occluders, when
+                learned afresh).
+            alpha: blending rate.
+        """
+        if self.bare is None or alpha >= 1.0:
+            self.bare = learn_background(board_bgr, discs)
+        else:
+            nothing = np.zeros(discs.shape, np.uint8)
+            update_background(self.bare, board_bgr, nothing, discs, alpha=alpha, near_px=0)
+        self.bare_lab = np.asarray(cv2.cvtColor(self.bare.image, cv2.COLOR_BGR2LAB))
+        self.off_bare = image_distance(self.lab, self.bare_lab, lightness=_BARE_LIGHTNESS)

@@ -17,6 +17,7 @@ from tracker.specs import EquipmentSpec, default_equipment, load_equipment
 __all__ = [
     "busy_mask",
     "colour_distance",
+    "image_distance",
     "lab_dist",
     "occlusion_from_foreground",
     "on_foreground",
@@ -37,6 +38,13 @@ def colour_distance(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
     ref = tuple(float(v) for v in np.clip(np.rint(np.asarray(ref_lab)), 0, 255)) + (0.0,)
     diff = cv2.absdiff(lab, ref)  # type: ignore[call-overload]
     return np.asarray(cv2.transform(diff, _L1_WEIGHTS))
+
+
+def image_distance(lab: np.ndarray, ref_lab: np.ndarray, *, lightness: float = 0.5) -> np.ndarray:
+    """(H, W) uint8 weighted L1 distance of Lab image `lab` from Lab image `ref_lab`, pixel by
+    pixel, lightness weighted `lightness` (0.5: as `colour_distance`)."""
+    weights = np.array([[lightness, 1.0, 1.0]], np.float32)
+    return np.asarray(cv2.transform(cv2.absdiff(lab, ref_lab), weights))
 
 
 def lab_dist(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:

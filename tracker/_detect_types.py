@@ -51,6 +51,12 @@ class DetectorConfig:
             fingertip is the hand's colour; a striker the fingers have just let go of, merged
             with them in the mask, is not; shadows between the fingers are neither, so some
             clear outline is still asked for).
+        hand_off_bare, bare_alpha: change-driven still path: a region that far from the bare
+            board under it (colour distance, lightness counted a quarter: a shadow is no hand)
+            is a hand too when it reaches in (a hand of the board's own colour, which
+            `hand_far` misses; see `tracker.occlusion.HandFinder`); the bare board is learned
+            from the first frame with its discs filled in, and blended in at `bare_alpha` at
+            every full re-detect (away from the discs).
         plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
             face on at least this fraction of the rays (two printed lines one diameter apart
             darken two arcs only).
@@ -107,6 +113,8 @@ class DetectorConfig:
     hand_skin_dist: float = 40.0
     hand_min_half_width_mm: float = 24.0
     hand_other_min_support: float = 0.65
+    hand_off_bare: float = 12.0
+    bare_alpha: float = 0.05
     ringed_min_rim: float = 0.95
     ringed_min_score: float = 0.25
     ringed_min_support: float = 0.45

@@ -9,11 +9,12 @@ a few striker areas remain, so printed circles and stray discs never count as oc
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import cv2
 import numpy as np
 
-__all__ = ["occlusion_mask", "reaching_in", "stamp_discs"]
+__all__ = ["HandFinder", "occlusion_mask", "reaching_in", "stamp_discs"]
 
 
 @functools.lru_cache(maxsize=32)
@@ -134,16 +135,94 @@ def reaching_in(
     n, labels = cv2.connectedComponents(core, connectivity=8, ltype=cv2.CV_16U)  # (areas below: faster)
     if n <= 1:
         return np.zeros(fg.shape, bool)
+    # (most frames have no hand: the crossing, counted on the narrow band, rules most regions out)
     contact = np.bincount(labels[rim > 0], minlength=n) / max(rim_px, 1)
-    keep = (np.bincount(labels.ravel(), minlength=n) >= min_area_px) & (contact >= min_contact_px)
+    keep = contact >= min_contact_px
     keep[0] = False
+    if not keep.any():
+        return np.zeros(fg.shape, bool)
+    regions = _Regions(labels, n)
+    keep &= regions.areas() >= min_area_px
     if min_half_width_px > 0 and keep.any():
         # the widest part of each region still in the running: a palm or an arm is wider than any disc
-        inside = keep[labels]
+        inside = regions.where(keep)
         widest = np.zeros(n, np.float32)
         np.maximum.at(widest, labels[inside].astype(np.intp), cv2.distanceTransform(fg, cv2.DIST_L2, 3)[inside])
         keep &= widest >= min_half_width_px
     if not keep.any():
         return np.zeros(fg.shape, bool)
-    hand = keep[labels].astype(np.uint8) * 255
+    hand = regions.where(keep).astype(np.uint8) * 255
     return np.asarray(cv2.bitwise_and(cv2.dilate(hand, _SHRINK), fg) > 0)
+
+
+class HandFinder:
+    """Hands and arms reaching in (`reaching_in`) from two signs, frame after frame: a colour far
+    from the surface's, or one that differs from the bare board under it (a hand of the board's
+    own colour: a pale hand on a pale board).
+
+    The second is asked only when the first finds no hand and the difference crosses the edge
+    along an arm's width (most frames have no hand at all): a striker's blur running out of the
+    fingers differs from the bare board too and would be taken into a hand that stands out. Once
+    a hand is found that way, the next frame asks it first (the same hand is still there).
+
+    Args:
+        surface, rim: (H, W) uint8 0/255, the playing surface and the band along its boundary.
+        **reach: the thresholds of `reaching_in` (`rim_px`, `min_area_px`, `min_contact_px`,
+            `min_half_width_px`).
+    """
+
+    def __init__(self, surface: np.ndarray, rim: np.ndarray, **reach: Any) -> None:
+        self.surface, self.rim, self.reach = surface, rim, reach
+        self.pale = False  # the last hand was found against the bare board only
+
+    def find(self, far: np.ndarray, off_bare: np.ndarray | None) -> np.ndarray:
+        """(H, W) bool hands and arms, from `far` and `off_bare` ((H, W) uint8 0/255: far from
+        the surface colour; different from the bare board, None while it is not known)."""
+        if off_bare is None:
+            return self._find(far)
+        if self.pale:
+            hands = self._find(cv2.bitwise_or(far, off_bare))
+            self.pale = self._is_pale(hands, far)
+            if self.pale:
+                return hands
+        hands = self._find(far)
+        crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, self.rim))
+        if hands.any() or crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
+            return hands
+        hands = self._find(cv2.bitwise_or(far, off_bare))
+        self.pale = self._is_pale(hands, far)
+        return hands
+
+    @staticmethod
+    def _is_pale(hands: np.ndarray, far: np.ndarray) -> bool:
+        """A hand found, most of it not far from the surface colour (one that stands out, missed
+        in a frame, is not taken for a pale one)."""
+        mask = hands.view(np.uint8)
+        area = cv2.countNonZero(mask)
+        return area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
+
+    def _find(self, far: np.ndarray) -> np.ndarray:
+        return reaching_in(far, self.surface, self.rim, **self.reach)
+
+
+class _Regions:
+    """Per-region lookups of a label image: with fewer than 256 regions (nearly always), by
+    OpenCV's 8-bit histogram and table lookup, several times faster than numpy's indexing."""
+
+    def __init__(self, labels: np.ndarray, n: int) -> None:
+        self.labels, self.n = labels, n
+        self.small = labels.astype(np.uint8) if n <= 256 else None
+
+    def areas(self) -> np.ndarray:
+        """(n,) pixels per region."""
+        if self.small is None:
+            return np.bincount(self.labels.ravel(), minlength=self.n)
+        return cv2.calcHist([self.small], [0], None, [256], [0, 256]).ravel()[: self.n]
+
+    def where(self, keep: np.ndarray) -> np.ndarray:
+        """(H, W) bool: the pixels of the regions where `keep` (n,) bool is True."""
+        if self.small is None:
+            return np.asarray(keep[self.labels])
+        table = np.zeros(256, np.uint8)
+        table[: self.n] = keep
+        return np.asarray(cv2.LUT(self.small, table) > 0)

@@ -77,3 +77,46 @@ def test_a_row_of_discs_against_the_cushion_is_no_arm() -> None:
     assert not reaching_in(row, surface, rim, **kw).any()
     assert reaching_in(arm, surface, rim, **kw)[50, 90]
     assert reaching_in(row, surface, rim, **{**kw, "min_half_width_px": 0.0})[13, 95]  # (width not asked)
+
+
+def _paint_arm(img: np.ndarray, calib, shift_bgr: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """`img` with an arm and palm reaching in over the +y edge (board mm: x -45..45 from the edge
+    to y 230, a palm of radius 70 at y 200), its pixels the board's own shifted by `shift_bgr`
+    (a hand nearly the board's colour); also the arm's (N, 2) board-mm sample points."""
+    import cv2
+
+    half = calib.board_size_mm() / 2
+    arm = np.array([[-45.0, half + 60], [45.0, half + 60], [45.0, 230.0], [-45.0, 230.0]])
+    ring = np.stack([np.cos(np.linspace(0, 2 * np.pi, 48)), np.sin(np.linspace(0, 2 * np.pi, 48))], 1)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    for poly in (arm, [0.0, 200.0] + 70.0 * ring):
+        cv2.fillPoly(mask, [np.rint(calib.board_to_original(poly)).astype(np.int32)], 255)
+    out = img.astype(np.int16)
+    out[mask > 0] += np.array(shift_bgr, np.int16)
+    gx, gy = np.meshgrid(np.linspace(-35, 35, 8), np.linspace(180, half - 10, 10))
+    return np.clip(out, 0, 255).astype(np.uint8), np.stack([gx.ravel(), gy.ravel()], 1)
+
+
+def test_a_hand_the_boards_colour_is_seen_against_the_bare_board() -> None:
+    """Change-driven path: a hand of nearly the board's colour (a pale hand on a pale board,
+    too close to the surface colour for `hand_far`) reaching in is hidden as a hand, against the
+    bare board learned from the first frame; its shadow (the board darker, same hue) is not."""
+    img, truth = fixtures_render.render_still("carrom", 12, level="clean", layout="scatter")
+    calib = find_board(img)
+    assert calib, calib
+    pale, arm_xy = _paint_arm(img, calib, (24, 4, -14))
+    shadow, _ = _paint_arm(img, calib, (-40, -40, -40))
+    visible = [d for d in truth["discs"] if d["where"] == "board" and d.get("visible", True)]
+    away = [d for d in visible if not (abs(d["x_mm"]) < 90 and d["y_mm"] > 110)]
+
+    def second_frame(frame: np.ndarray, **kw: float):
+        det = Detector(calib, config=DetectorConfig(reuse=True, **kw))
+        det.detect(img)
+        return det.detect(frame)
+
+    seen, missed = second_frame(pale), second_frame(pale, hand_off_bare=255.0)
+    assert seen.is_occluded(arm_xy).mean() > 0.9
+    assert missed.is_occluded(arm_xy).mean() < 0.5
+    # the discs elsewhere stay
+    assert bench.score_discs(seen.discs, away)["tp"] == len(away)
+    assert second_frame(shadow).is_occluded(arm_xy).mean() < 0.5

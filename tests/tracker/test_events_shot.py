@@ -273,3 +273,27 @@ def test_a_striker_about_to_strike_a_coin(striker_at: float | None, hand: bool, 
         return np.hypot(pts[:, 0], pts[:, 1] - 300.0) < 100.0 if hand else np.zeros(len(pts), bool)
 
     assert EventDetector(BOARD, EQUIP)._striker_about(tracks, occluded) is about
+
+
+@pytest.mark.parametrize("frames_seen", [1, 4], ids=["seen-once", "seen-standing"])
+def test_striker_rest_needs_more_than_one_sighting(frames_seen: int) -> None:
+    """Seed 3005 at 120 fps: a striker shot along the base line came out from under the flicking
+    hand already moving, 6 mm off the line; seen once before motion was noticed, it was taken as
+    standing there, and the shot was dated from its second sighting, after its first. One sighting
+    tells nothing of standing; several in a row at one place do."""
+    from types import SimpleNamespace
+
+    from tracker.events._anchor import find_striker_rest
+
+    fps = 120.0
+    t = 6.9 + np.arange(12) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    k = 9  # motion noticed at this frame
+    xy[0, k - frames_seen:k] = (-63.9, -246.5)
+    hist = ShotHistory(np.array([21], np.int32), t, np.arange(len(t)), xy)
+    pre = xy[:, :k]
+    seen = np.isfinite(pre[..., 0])
+    last = np.array([k - 1])
+    tracks = SimpleNamespace(kind=np.array([int(DiscKind.STRIKER)]), ids=np.array([21]))
+    rest = find_striker_rest(hist, pre, seen, last, tracks, t_trigger_s=float(t[k]), frame_dt_s=1 / fps, line_mm=252.6)
+    assert rest == (None if frames_seen == 1 else (-63.9, -246.5))

@@ -46,7 +46,11 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
         # still, not being slid along the line by hand: the observation before (if in the
         # previous frame or two) is at the same place
         prev = np.flatnonzero(seen[r, : last[r]])
-        t_prev = float(hist.t_s[prev[-1]]) if prev.size else -np.inf
+        if prev.size == 0:
+            # seen once before motion was noticed: coming out from under the hand already on its
+            # way as likely as standing (a shot along the base line looks like either)
+            continue
+        t_prev = float(hist.t_s[prev[-1]])
         moving = t_seen - t_prev <= 2.5 * frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
         xy_still, t_still = last_still(hist.t_s, pre[r], seen[r], frame_dt_s)
         if moving or (t_seen - t_still <= 2.5 * frame_dt_s and t_still < t_seen):

@@ -4,6 +4,9 @@
 A pixel is foreground when its colour is far from the surface colour. Detected discs are
 removed (dilated disc stamps), thin printed lines by an opening, and only regions larger than
 a few striker areas remain, so printed circles and stray discs never count as occlusion.
+Hands and arms are told apart as regions reaching in over the surface's edge (`reaching_in`),
+far from the surface colour or, for a hand of the board's own colour, different from the bare
+board under it (`HandFinder`).
 """
 
 from __future__ import annotations
@@ -206,8 +209,8 @@ class HandFinder:
 
 
 class _Regions:
-    """Per-region lookups of a label image: with fewer than 256 regions (nearly always), by
-    OpenCV's 8-bit histogram and table lookup, several times faster than numpy's indexing."""
+    """Per-region lookups of a label image: with 256 labels or fewer (nearly always), by OpenCV's
+    8-bit histogram and table lookup, several times faster than numpy's indexing."""
 
     def __init__(self, labels: np.ndarray, n: int) -> None:
         self.labels, self.n = labels, n

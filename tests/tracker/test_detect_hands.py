@@ -120,3 +120,27 @@ def test_a_hand_the_boards_colour_is_seen_against_the_bare_board() -> None:
     # the discs elsewhere stay
     assert bench.score_discs(seen.discs, away)["tp"] == len(away)
     assert second_frame(shadow).is_occluded(arm_xy).mean() < 0.5
+
+
+@pytest.mark.parametrize("spacing", [60, 16], ids=["few-regions", "hundreds-of-regions"])
+def test_an_arm_among_specks(spacing: int) -> None:
+    """However many small regions lie about (hundreds: a grainy board), the arm reaching in is
+    found whole and nothing else is."""
+    import cv2
+
+    from tracker.occlusion import reaching_in
+
+    surface = np.zeros((400, 400), np.uint8)
+    surface[10:390, 10:390] = 255
+    rim = cv2.bitwise_and(surface, cv2.bitwise_not(cv2.erode(surface, np.ones((7, 7), np.uint8))))
+    far = np.zeros_like(surface)
+    for x in range(30, 380, spacing):
+        for y in range(120, 380, spacing):
+            cv2.rectangle(far, (x, y), (x + 8, y + 8), 255, -1)
+    cv2.rectangle(far, (190, 0), (210, 60), 255, -1)
+    cv2.circle(far, (200, 70), 18, 255, -1)
+    many = cv2.connectedComponents(cv2.erode(far, np.ones((5, 5), np.uint8)))[0] > 256
+    assert many == (spacing < 30)
+    hand = reaching_in(far, surface, rim, rim_px=3, min_area_px=300, min_contact_px=6.0, min_half_width_px=9.0)
+    assert hand[70, 200] and hand[30, 200]
+    assert not hand[110:].any()

@@ -297,3 +297,30 @@ def test_striker_rest_needs_more_than_one_sighting(frames_seen: int) -> None:
     tracks = SimpleNamespace(kind=np.array([int(DiscKind.STRIKER)]), ids=np.array([21]))
     rest = find_striker_rest(hist, pre, seen, last, tracks, t_trigger_s=float(t[k]), frame_dt_s=1 / fps, line_mm=252.6)
     assert rest == (None if frames_seen == 1 else (-63.9, -246.5))
+
+
+@pytest.mark.parametrize(("off_line_mm", "stood"), [(15.2, False), (1.0, True)], ids=["off-the-line", "on-the-line"])
+def test_striker_rest_is_on_the_base_line(off_line_mm: float, stood: bool) -> None:
+    """Seed 3008 at 120 fps: the striker came out from under the hand already running, first seen
+    15 mm off the base line's middle, and that sighting was taken for where it stood (the shot
+    dated from it, 3.6 frames late). Set on the base lines, a striker touches both: its centre is
+    within a few mm of their middle."""
+    from types import SimpleNamespace
+
+    from tracker.events._anchor import find_striker_rest
+    from tracker.events.detector import EventDetector
+
+    fps = 120.0
+    t = 9.6 + np.arange(12) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    k = 9  # motion noticed at this frame
+    xy[0, k - 2] = (-156.0, -252.6 + off_line_mm)
+    xy[0, k - 1] = (-152.9, -246.6 + off_line_mm)  # 6.8 mm on in one frame
+    hist = ShotHistory(np.array([23], np.int32), t, np.arange(len(t)), xy)
+    pre = xy[:, :k]
+    tracks = SimpleNamespace(kind=np.array([int(DiscKind.STRIKER)]), ids=np.array([23]))
+    tol = EventDetector(BOARD, EQUIP).placement_tol_mm
+    assert 6.0 < tol < 12.0
+    rest = find_striker_rest(hist, pre, np.isfinite(pre[..., 0]), np.array([k - 1]), tracks, t_trigger_s=float(t[k]),
+                             frame_dt_s=1 / fps, line_mm=252.6, tol_mm=tol)
+    assert (rest is not None) == stood

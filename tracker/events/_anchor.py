@@ -17,7 +17,7 @@ _STRIKER = int(DiscKind.STRIKER)
 
 
 def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last: np.ndarray, tracks: Tracks, *,
-                      t_trigger_s: float, frame_dt_s: float, line_mm: float,
+                      t_trigger_s: float, frame_dt_s: float, line_mm: float, tol_mm: float = 30.0,
                       trigger_ids: frozenset[int] = frozenset()) -> tuple[float, float] | None:
     """The striker's placement (board mm), if it was seen standing there shortly before the shot.
 
@@ -30,6 +30,9 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
         t_trigger_s: when motion was noticed, s.
         frame_dt_s: frame interval, s.
         line_mm: distance of the placement lines from the centre, mm.
+        tol_mm: how far from a placement line a striker set for a shot may stand, mm (a sighting
+            further off is the striker already on its way: seed 3008 at 120 fps, first seen 15 mm
+            off the base line and taken for standing there, dated its shot from that sighting).
         trigger_ids: ids of the tracks whose motion started the shot: looked at first (a hand's false
             detection taken for a striker may stand on a line too; seed 1002 at 120 fps, issue 4).
     """
@@ -58,7 +61,7 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
             # moves less than the noise per frame): where it last stood still, if seen there
             xy, t_seen = xy_still, t_still
         on_line = bool(np.isfinite(xy[0])) and min(
-            abs(abs(float(xy[0])) - line_mm), abs(abs(float(xy[1])) - line_mm)) < 30.0
+            abs(abs(float(xy[0])) - line_mm), abs(abs(float(xy[1])) - line_mm)) < tol_mm
         if on_line and t_trigger_s - t_seen <= 1.0:
             return float(xy[0]), float(xy[1])
     return None

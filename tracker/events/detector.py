@@ -57,6 +57,7 @@ _BACK_S = 1.0
 _STRIKER_AWAY_S = 3.0
 _LINE_STEP_MM = 20.0
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
+_PLACEMENT_ERR_MM = 4.0  # the detection error of a standing striker's centre, mm
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 
@@ -358,8 +359,9 @@ class EventDetector:
             if ok and i not in anchors and (i in self._hidden or i in self._known):
                 anchors[i] = (float(xy[0]), float(xy[1]))
         dt, line = self.frame_dt_s, self.placement_line_mm
+        tol = self.placement_tol_mm
         striker_rest = find_striker_rest(hist, pre, seen, last, tracks, t_trigger_s=self._t_trigger, frame_dt_s=dt,
-                                         line_mm=line, trigger_ids=trigger_ids)
+                                         line_mm=line, tol_mm=tol, trigger_ids=trigger_ids)
         if striker_rest is None:
             # the striker is often seen standing only in the frame just before motion was noticed,
             # as the flicking hand draws back (issue 4)
@@ -368,7 +370,7 @@ class EventDetector:
             seen1 = np.isfinite(pre1[..., 0])
             last1 = pre1.shape[1] - 1 - np.argmax(seen1[:, ::-1], axis=1)
             striker_rest = find_striker_rest(hist, pre1, seen1, last1, tracks, t_trigger_s=self._t_trigger,
-                                             frame_dt_s=dt, line_mm=line, trigger_ids=trigger_ids)
+                                             frame_dt_s=dt, line_mm=line, tol_mm=tol, trigger_ids=trigger_ids)
         for i in [i for i, k in zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True) if k == DiscKind.STRIKER]:
             anchors.pop(i, None)
         self._ctx = ShotContext(
@@ -455,6 +457,16 @@ class EventDetector:
         """Half the length of a placement line, mm."""
         b = self.board
         return (b.base_line_length_mm if b.base_line_length_mm > 0 else b.rail_zone_length_mm) / 2
+
+    @property
+    def placement_tol_mm(self) -> float:
+        """How far (mm) from `placement_line_mm` a striker set for a shot may stand: on base lines
+        (carrom) it touches both, so its centre is within its radius less half their gap of the
+        middle (ICF: 4.75 mm), detection error added; in a rail zone (korona), anywhere in it."""
+        b = self.board
+        if b.base_line_length_mm > 0:
+            return self.equipment.striker_diameter_mm / 2 - b.base_line_gap_mm / 2 + _PLACEMENT_ERR_MM
+        return b.rail_zone_depth_mm / 2 + _PLACEMENT_ERR_MM
 
     @property
     def placement_line_mm(self) -> float:

@@ -85,8 +85,9 @@ class ChangeDriven(DetectorCore):
         if afresh:
             self._planes.learn_bare(board_bgr, self._busy(found), alpha=1.0)
             return
-        r_px = 1.3 * self.geom.striker_r * self.config.px_per_mm
-        discs = stamp_discs(self.geom.shape, self.maps.to_px(found.xy_mm), r_px)
+        discs = self._stamp(found.xy_mm)
+        if discs is None:
+            discs = np.zeros(self.geom.shape, np.uint8)
         self._planes.learn_bare(board_bgr, discs, alpha=self.config.bare_alpha)
 
     def _forced(self) -> np.ndarray | None:

@@ -36,14 +36,13 @@ _FACE_PROBE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING, 0.65 * _RING, 0.9 
 def colour_distance(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
     """(H, W) uint8 weighted L1 Lab distance from `ref_lab` (lightness weighted 0.5, saturating)."""
     ref = tuple(float(v) for v in np.clip(np.rint(np.asarray(ref_lab)), 0, 255)) + (0.0,)
-    diff = cv2.absdiff(lab, ref)  # type: ignore[call-overload]
-    return np.asarray(cv2.transform(diff, _L1_WEIGHTS))
+    return image_distance(lab, ref)  # type: ignore[arg-type]
 
 
 def image_distance(lab: np.ndarray, ref_lab: np.ndarray, *, lightness: float = 0.5) -> np.ndarray:
-    """(H, W) uint8 weighted L1 distance of Lab image `lab` from Lab image `ref_lab`, pixel by
-    pixel, lightness weighted `lightness` (0.5: as `colour_distance`)."""
-    weights = np.array([[lightness, 1.0, 1.0]], np.float32)
+    """(H, W) uint8 weighted L1 distance of Lab image `lab` from Lab image `ref_lab` (or one
+    colour, as a 4-tuple), pixel by pixel, lightness weighted `lightness`."""
+    weights = _L1_WEIGHTS if lightness == 0.5 else np.array([[lightness, 1.0, 1.0]], np.float32)
     return np.asarray(cv2.transform(cv2.absdiff(lab, ref_lab), weights))
 
 

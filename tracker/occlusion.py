@@ -77,9 +77,10 @@ def occlusion_mask(
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # 16-bit labels and areas by counting: several times faster than the 32-bit stats call
     n, labels = cv2.connectedComponents(fg, connectivity=8, ltype=cv2.CV_16U)
-    keep = np.bincount(labels.ravel(), minlength=n) >= min_area_px
+    regions = _Regions(labels, n)
+    keep = regions.areas() >= min_area_px
     keep[0] = False
-    return np.asarray(keep[labels])
+    return regions.where(keep)
 
 
 _OPEN3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -184,25 +185,23 @@ class HandFinder:
         if off_bare is None:
             return self._find(far)
         if self.pale:
-            hands = self._find(cv2.bitwise_or(far, off_bare))
-            self.pale = self._is_pale(hands, far)
+            hands = self._against_bare(far, off_bare)
             if self.pale:
                 return hands
         hands = self._find(far)
         crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, self.rim))
         if hands.any() or crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
             return hands
-        hands = self._find(cv2.bitwise_or(far, off_bare))
-        self.pale = self._is_pale(hands, far)
-        return hands
+        return self._against_bare(far, off_bare)
 
-    @staticmethod
-    def _is_pale(hands: np.ndarray, far: np.ndarray) -> bool:
-        """A hand found, most of it not far from the surface colour (one that stands out, missed
-        in a frame, is not taken for a pale one)."""
+    def _against_bare(self, far: np.ndarray, off_bare: np.ndarray) -> np.ndarray:
+        """Hands from both signs; `pale` says whether one was found, most of it not far from the
+        surface colour (one that stands out, missed in a frame, is not taken for a pale one)."""
+        hands = self._find(cv2.bitwise_or(far, off_bare))
         mask = hands.view(np.uint8)
         area = cv2.countNonZero(mask)
-        return area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
+        self.pale = area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
+        return hands
 
     def _find(self, far: np.ndarray) -> np.ndarray:
         return reaching_in(far, self.surface, self.rim, **self.reach)

@@ -250,7 +250,7 @@ class DetectorCore:
         keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
         keep &= ~geom.is_pocket_net(ref.xy_mm, ref.radius_mm, ref.face_lab[:, 0], float(app.surface_lab[0]))
         # face the surface colour and no rim all round: two printed lines one diameter apart
-        plain = surface_coloured & (ref.rim < cfg.plain_max_rim)
+        plain = surface_coloured & (ref.rim < cfg.plain_max_rim) & (ref.groove < cfg.groove_min)
         keep &= ~plain | lax | camouflaged
         # found only with faint edges: a light man's thin rim all round (issue #3)
         faint = ref.clear < min_support

@@ -40,6 +40,9 @@ class _Plan:
     edge: np.ndarray = field(init=False)
     inner: np.ndarray = field(init=False)
     rim: np.ndarray = field(init=False)
+    groove: np.ndarray = field(init=False)
+    inside: np.ndarray = field(init=False)
+    outside: np.ndarray = field(init=False)
     offsets: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -62,6 +65,9 @@ class _Plan:
             ("edge", 0.9, 1.0),
             ("inner", 0.25, 0.5),
             ("rim", 0.86, 1.05),
+            ("groove", 0.5, 0.76),
+            ("inside", 0.28, 0.46),
+            ("outside", 0.78, 0.86),
         )
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
@@ -74,6 +80,8 @@ _QUICK = _Plan(16, 20)  # candidates already known to be discs (video path)
 # a faint edge: a rise above this share of `min_rise` (measured: light men's thin rims on light
 # surfaces rise 5-9 Lab units where a clear edge needs 8)
 _FAINT_RISE = 0.5
+# a groove: this much darker (8-bit Lab lightness) than the face on both sides of it
+_GROOVE_DIP = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +108,9 @@ class RefineResult:
             motion is drawn out along it, its fitted radius too large.
         moved: (N,) how far the last round moved the centre (mm): small once the fit has
             settled on an outline.
+        groove: (N,) fraction of rays darker somewhere in 0.5-0.76 R than the face on both
+            sides of it (a man's engraved inner ring: a straight printed line crosses only a
+            few of the rays there).
     """
 
     xy_mm: np.ndarray
@@ -116,6 +127,7 @@ class RefineResult:
     clear: np.ndarray
     stretch: np.ndarray
     moved: np.ndarray
+    groove: np.ndarray
 
 
 def _sample_rays(
@@ -357,7 +369,7 @@ def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
 
 def _empty() -> RefineResult:
     z, z3 = np.zeros(0), np.zeros((0, 3))
-    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z3, z3, z3, z, z, np.zeros(0, bool), z, z, z)
+    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z3, z3, z3, z, z, np.zeros(0, bool), z, z, z, z)
 
 
 def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tags: np.ndarray) -> RefineResult:
@@ -375,6 +387,8 @@ def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tag
     fm = _face_mask(p, hole_frac)
     inner_l = (light * fm[:, None, :]).sum(axis=2) / np.maximum(fm.sum(axis=1), 1.0)[:, None]
     rim = (light[:, :, p.rim].min(axis=2) < inner_l - 6.0).mean(axis=1)
+    sides = np.minimum(light[:, :, p.inside].mean(axis=2), light[:, :, p.outside].mean(axis=2))
+    groove = (light[:, :, p.groove].min(axis=2) < sides - _GROOVE_DIP).mean(axis=1)
     # mean Lab just inside the fitted outline: a disc's rim keeps its face's hue, a printed
     # circle's outline is in line colour
     edge_lab = samples[:, :, p.edge].reshape(n, -1, 3).mean(axis=1)
@@ -393,4 +407,5 @@ def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tag
         clear,
         stretch,
         moved,
+        groove,
     )

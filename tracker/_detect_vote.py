@@ -55,11 +55,6 @@ def _accumulate(shape: tuple[int, int], pts: np.ndarray, unit: np.ndarray, radiu
     return cv2.boxFilter(acc, -1, (5, 5), normalize=False)  # votes land within ~2 px of the centre
 
 
-def _tie_breaker(shape: tuple[int, int]) -> np.ndarray:
-    h, w = shape
-    return (np.arange(h * w, dtype=np.float32).reshape(h, w) * np.float32(1e-6 / (h * w)))
-
-
 def vote_centres(
     shape: tuple[int, int],
     ys: np.ndarray,
@@ -90,15 +85,17 @@ def vote_centres(
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
     out_uv, out_which, out_v = [], [], []
     for i, r in enumerate(radii_px):
+        # (a complete outline, edges ~2 px thick, gives 2 pi r 2 votes)
         acc = _accumulate(shape, pts, unit, r) * np.float32(1.0 / (2 * np.pi * r * 2.0))
-        # a tiny ramp breaks ties, so a flat-topped peak yields one candidate, not several
-        acc += _tie_breaker(shape)
         if valid is not None:
             acc[~valid] = 0.0
-        k = max(3, int(round(r)) | 1)
-        peak = (acc >= cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (
-            acc >= min_frac
-        )
+        # a peak is the largest within one radius (discs of one size are a diameter apart at
+        # least): a cluster of small peaks on clutter (a printed star, grain) is one candidate,
+        # and does not crowd a faint disc out of the strongest few
+        k = 2 * max(1, int(round(r))) + 1
+        # (a flat-topped peak yields a candidate at each of its top pixels: refined from their
+        # slightly different starts, the best fit is kept, see `tracker._detect_refine`)
+        peak = (acc >= cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (acc >= min_frac)
         py, px = np.nonzero(peak)
         v = acc[py, px]
         if len(v) > max_peaks:

@@ -1,11 +1,15 @@
-"""The outline fit of `tracker._detect_refine` on outlines drawn by hand."""
+"""The outline fit of `tracker._detect_refine` on outlines drawn by hand, and what it reads off
+the rays of discs drawn in a frame."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from tracker._detect_refine import _FINE, _fit, _stretch
+from calibration import BoardCalibration, BoardMaps, LensModel, build_board_maps
+from calibration.lens import guess_camera_matrix
+from tracker._detect_refine import _FINE, _fit, _stretch, refine_discs
 
 
 def _fit_outline(edge_r: np.ndarray) -> tuple[float, float]:
@@ -35,3 +39,37 @@ def test_round_outline_has_no_stretch() -> None:
     radius, stretch = _fit_outline(20.5 + 2.0 * np.cos(ang) + noise)
     assert radius == pytest.approx(20.5, abs=0.2)
     assert stretch < 0.2
+
+
+def _top_down_maps() -> BoardMaps:
+    """Maps of an 800x800 frame seen straight from above at 1 px per mm, the board's centre at
+    pixel (400, 400)."""
+    calib = BoardCalibration(
+        game="carrom",
+        image_size=(800, 800),
+        corners_px=np.zeros((4, 2)),
+        image_to_board=np.array([[1.0, 0.0, -400.0], [0.0, 1.0, -400.0], [0.0, 0.0, 1.0]]),
+        lens=LensModel(guess_camera_matrix(800, 800), np.zeros(5)),
+    )
+    return build_board_maps(calib, px_per_mm=0.4)
+
+
+def test_groove_tells_an_engraved_ring_from_a_line_across() -> None:
+    """Two light men of the surface's own colour with a thin darker rim: one with an engraved
+    ring at 0.62 R (a man's), one plain with a printed line across it. The ring shows on
+    nearly every ray; the line crosses only the few rays along it."""
+    surface, face, rim = (160, 195, 220), (166, 200, 224), (95, 120, 145)
+    frame = np.full((800, 800, 3), surface, np.uint8)
+    centres = np.array([[-100.0, 0.0], [100.0, 0.0]])
+    for (x, y), ring in zip(centres, (True, False), strict=True):
+        c = (int(x) + 400, int(y) + 400)
+        cv2.circle(frame, c, 15, rim, -1, cv2.LINE_AA)
+        cv2.circle(frame, c, 14, face, -1, cv2.LINE_AA)
+        if ring:
+            cv2.circle(frame, c, 10, rim, 1, cv2.LINE_AA)
+    cv2.line(frame, (450, 411), (550, 397), rim, 1, cv2.LINE_AA)
+    got = refine_discs(frame, _top_down_maps(), centres, np.full(2, 15.5))
+    assert len(got.xy_mm) == 2
+    np.testing.assert_allclose(got.xy_mm, centres, atol=0.5)
+    assert got.groove[0] >= 0.9
+    assert got.groove[1] <= 0.2

@@ -324,3 +324,31 @@ def test_striker_rest_is_on_the_base_line(off_line_mm: float, stood: bool) -> No
     rest = find_striker_rest(hist, pre, np.isfinite(pre[..., 0]), np.array([k - 1]), tracks, t_trigger_s=float(t[k]),
                              frame_dt_s=1 / fps, line_mm=252.6, tol_mm=tol)
     assert (rest is not None) == stood
+
+
+@pytest.mark.parametrize(("frames_lost", "pocketed"), [(4, False), (8, True)], ids=["lost-briefly", "gone"])
+def test_disc_lost_beside_a_pocket_and_picked_up_again(frames_lost: int, pocketed: bool) -> None:
+    """Seed 2008 at 120 fps: a white flying at 2.2 m/s into the E cushion beside the NE pocket is
+    smeared out of sight as it bounces; it comes out again, under a new track, four frames later
+    (a few hundredths of a second): it is the same disc going on, not pocketed. One not seen
+    there again for longer went in."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    fps = 120.0
+    t = 9.9 + np.arange(24) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    k = 12  # last seen at this frame, at the cushion
+    xy[0, : k + 1] = np.stack([354.8 - 18.3 * np.arange(k, -1, -1), -324.6 - 2.3 * np.arange(k, -1, -1)], axis=1)
+    back = np.arange(len(t) - (k + frames_lost))  # after the bounce, slower, back towards the W
+    xy[1, k + frames_lost :] = np.stack([354.8 - 8.0 * frames_lost - 13.0 * back, -324.6 + 2.3 * (frames_lost + back)],
+                                        axis=1)
+    hist = ShotHistory(np.array([19, 88], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=3, board=BOARD, equipment=EQUIP, kind_of={19: 0, 88: 0},
+                      kind_share={19: 1.0, 88: 1.0}, anchors={19: (134.0, -351.0)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=9.5, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0)
+    losses = find_losses(hist, ctx, np.array([0, 0], np.int8), np.array([15.5, 15.5]), np.array([True, False]),
+                         float(t[-1]), ShotTuning())
+    assert [loss.pocket for _, loss in losses] == (["NE"] if pocketed else [])

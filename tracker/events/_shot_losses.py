@@ -121,6 +121,7 @@ _AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit i
 _INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion
 _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding it again)
 _KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path between frames may pass
+_LOST_FOR_S = 0.04  # a disc picked up again this long after it was lost may be the same disc going on
 
 
 def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray | None,
@@ -132,14 +133,17 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     way off), so even a track seen once there counts.
     """
     t_first = hist.t_s[first]
+    # (a few frames, and at a high frame rate a few hundredths of a second: a disc smeared as it
+    # bounces off a cushion beside a pocket is lost for as long, whatever the frame rate)
+    window = max(3.5 * dt, _LOST_FOR_S)
     # (a disc hit from rest flies fast and is often seen only twice before it is lost again; one
     # taken for gone over a cushion or towards a distant pocket is often seen once, deflected,
     # before it is lost again)
     min_obs = 1 if weak else (tune.min_loss_obs if v is not None else 2)
-    born = (t_first > t_last) & (t_first <= t_last + 3.5 * dt) & (n_obs >= min_obs) & (kinds == kinds[row])
+    born = (t_first > t_last) & (t_first <= t_last + window) & (n_obs >= min_obs) & (kinds == kinds[row])
     if weak and kinds[row] != DiscKind.STRIKER:  # (a track seen once or twice may be gone by the
         # shot's end, its kind unknown; the striker is told apart by its size, reliably)
-        born |= (t_first > t_last) & (t_first <= t_last + 3.5 * dt) & (n_obs >= 1) & (n_obs < tune.min_loss_obs)
+        born |= (t_first > t_last) & (t_first <= t_last + window) & (n_obs >= 1) & (n_obs < tune.min_loss_obs)
     if not born.any():
         return False
     # a disc last seen at rest that vanished was hit: it may have gone off at any speed

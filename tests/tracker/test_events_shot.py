@@ -352,3 +352,27 @@ def test_disc_lost_beside_a_pocket_and_picked_up_again(frames_lost: int, pockete
     losses = find_losses(hist, ctx, np.array([0, 0], np.int8), np.array([15.5, 15.5]), np.array([True, False]),
                          float(t[-1]), ShotTuning())
     assert [loss.pocket for _, loss in losses] == (["NE"] if pocketed else [])
+
+
+@pytest.mark.parametrize(("path", "gone"), [("back-and-forth", None), ("straight", "E")])
+def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str | None) -> None:
+    """Seed 1008 at 120 fps: as the striker passed the SE base circles, each was read as a queen
+    now and then; the tracker joined the sightings into one track that jumped between them and
+    vanished, "leaving the board over the E cushion" at 4 m/s. A disc seen three times on a straight
+    fast flight towards that cushion does leave."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    fps = 120.0
+    t = 16.95 + np.arange(12) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    a, b = np.array([253.5, 219.6]), np.array([219.6, 253.6])  # two base circles' centres
+    xy[0, 4:7] = [a, b, a + (0.0, 0.1)] if path == "back-and-forth" else [a + (34.0 * k, 0.0) for k in (-2, -1, 0)]
+    hist = ShotHistory(np.array([66], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=4, board=BOARD, equipment=EQUIP, kind_of={66: 2}, kind_share={66: 1.0},
+                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=16.75, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0)
+    losses = find_losses(hist, ctx, np.array([2], np.int8), np.array([15.9]), np.array([True]), float(t[-1]),
+                         ShotTuning())
+    assert [loss.side for _, loss in losses] == ([gone] if gone else [])

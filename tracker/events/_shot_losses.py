@@ -39,6 +39,8 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if len(cols) < tune.min_loss_obs and not (
                 pair and float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])):
             continue
+        if len(cols) <= _FLICKER_MAX_OBS and _back_and_forth(p):
+            continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seed 1008)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
@@ -67,6 +69,17 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if loss is not None:
             out.append((int(row), loss))
     return out
+
+
+def _back_and_forth(p: np.ndarray) -> bool:
+    """A few sightings (K, 2) mm that jump away and come back to where one of them was: a detection
+    flickering between two places (two printed circles each read as a disc now and then), not a
+    disc, which would have had to stop dead and come back the same way."""
+    d = np.hypot(*(p[:, None, :] - p[None, :, :]).T)  # (K, K)
+    i, j, m = np.ogrid[: len(p), : len(p), : len(p)]
+    # furthest it went from sighting i before sighting j, over the sightings m in between
+    away = np.where((i < m) & (m < j), d[:, None, :], 0.0).max(axis=2)
+    return bool(((d <= _SAME_SPOT_MM) & (away >= _FLICKER_JUMP_MM)).any())
 
 
 def _straight_flight(t: np.ndarray, p: np.ndarray, dt: float, tune: ShotTuning) -> bool:
@@ -121,6 +134,9 @@ _AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit i
 _INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion
 _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding it again)
 _KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path between frames may pass
+_FLICKER_MAX_OBS = 4  # a track seen this few times may be a flickering detection ...
+_SAME_SPOT_MM = 5.0  # ... when it comes back this close to where it was seen ...
+_FLICKER_JUMP_MM = 20.0  # ... after a jump this far away
 _LOST_FOR_S = 0.04  # a disc picked up again this long after it was lost may be the same disc going on
 
 

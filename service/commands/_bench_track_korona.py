@@ -129,18 +129,25 @@ def run_korona(
     progress: bool = False,
     detector: str | None = None,
     cache: str | None = None,
+    only_fps: tuple[float, ...] = (),
+    only_seeds: tuple[int, ...] = (),
 ) -> tuple[Any, KoronaScore, int]:
     """The accuracy suite on korona play; returns (carrom `Score`, `KoronaScore`, runs).
     `detector` names the detector path of rendered runs (`bench_track.DETECTOR_PATHS`; None:
-    the Pipeline's default for korona); `cache`, a folder where simulated play is kept."""
+    the Pipeline's default for korona); `cache`, a folder where simulated play is kept;
+    `only_fps` skips runs at other frame rates, `only_seeds` runs of other seeds (as for carrom,
+    `bench_track.run_suite`)."""
     from service.commands._bench_track_score import Score, count_id_switches, score_events
     from service.commands.bench_track import _play, _run_rendered, _run_truth
 
     total, kor = Score(), KoronaScore()
     n_runs = max(1, -(-shots // shots_per_run))
+    done = 0
     for k in range(n_runs):
         s = seed + k
         fps, level = _FPS[k % 3], _LEVELS[(k // 3) % 3]
+        if (only_fps and fps not in only_fps) or (only_seeds and s not in only_seeds):
+            continue
         tl = _play("korona", min(shots_per_run, shots - k * shots_per_run), s, cache)
         if detections == "truth":
             pred, pairs = _run_truth(tl, fps, s)
@@ -151,12 +158,13 @@ def run_korona(
         sc.id_switches = count_id_switches(pairs)
         total.add(sc)
         kor.add(score_korona(list(tl.events), pred, fps=fps, label=label))
+        done += 1
         if progress:
             print(
                 f"  run {k + 1}/{n_runs} seed {s} {fps:.0f} fps {level}: shots {sc.shots_true}",
                 file=sys.stderr,
             )
-    return total, kor, n_runs
+    return total, kor, done
 
 
 def shot_arrays(
@@ -306,6 +314,8 @@ def korona_report(args: argparse.Namespace) -> dict[str, Any]:
         progress=not args.json,
         detector=args.detector,
         cache=args.cache,
+        only_fps=tuple(args.fps or ()),
+        only_seeds=tuple(args.only or ()),
     )
     out: dict[str, Any] = {
         "game": "korona",

@@ -33,3 +33,19 @@ def test_usage_errors_exit_non_zero_without_traceback(args: list[str]) -> None:
     out = _run(*args)
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("game", ["carrom", "korona"])
+def test_bench_track_runs_only_the_runs_asked_for(game: str) -> None:
+    """`bench track --fps` and `--only` pick runs of the suite, for korona as for carrom: seed
+    1001 is the suite's second run (60 fps), so asking for it at 120 fps runs nothing."""
+    import json
+
+    base = ("bench", "track", "--game", game, "--detections", "truth", "--shots", "12", "--no-speed", "--json")
+    one = _run(*base, "--only", "1001")
+    assert one.returncode == 0, one.stderr
+    got = json.loads(one.stdout)
+    assert (got["runs"], got["shots"]) == (1, 4)
+    none = _run(*base, "--only", "1001", "--fps", "120")
+    assert none.returncode == 0, none.stderr
+    assert json.loads(none.stdout)["runs"] == 0

@@ -431,3 +431,47 @@ def test_refit_settles_from_a_few_millimetres_off() -> None:
     assert np.linalg.norm(fit.xy_mm[:-1] - xy, axis=1).max() < 0.5
     assert fit.moved[:-1].max() < 0.5
     assert fit.support[:-1].min() > 0.6 > fit.support[-1]
+
+
+
+def test_change_over_a_disc_not_followed_is_its_own() -> None:
+    """Korona seed 1006: a light man struck off the rail from between two touching neighbours
+    made a faint change there, and the neighbours, touched by it, were followed (they had only
+    jiggled). Their followed footprints, with a margin, covered the struck man's place, so its
+    change was taken as theirs and the man was kept where it had been for seven frames. The
+    change over a disc that was not followed stays its own: it is searched again."""
+    from tracker._detect_follow import Followed
+
+    images, _ = _drift_clip(0.0, 1)
+    det = Detector(find_board(images[0]), config=_REUSE)
+    det.detect(images[0])
+    before, maps, geom = det._last, det.maps, det.geom
+    row = np.array([[-181.0, 40.0], [-150.0, 40.0], [-119.0, 40.0]])  # touching men
+    nominal = np.full(3, geom.man_r)
+    before = replace(before, xy_mm=row, radius_mm=nominal, nominal=nominal, kind=np.ones(3, np.int8),
+                     score=np.ones(3), strict=np.ones(3, bool), blurred=None)
+    uv = maps.to_px(row)
+    r_px = geom.man_r * maps.px_per_mm
+    change = np.zeros(geom.shape, np.uint8)
+    cv2.circle(change, (int(round(uv[1, 0])), int(round(uv[1, 1]))), int(round(r_px)), 255, -1)  # the middle left
+    # the neighbours were followed where they were; their footprints with a margin cover the middle
+    reach = (geom.man_r + 12.0) * maps.px_per_mm + 2.0
+    explained = np.zeros(geom.shape, np.uint8)
+    for u, v in uv[[0, 2]]:
+        cv2.circle(explained, (int(round(u)), int(round(v))), int(round(reach)), 255, -1)
+    assert (change[explained > 0] > 0).sum() > 0.8 * (change > 0).sum()
+    followed = Followed(np.array([0, 2]), row[[0, 2]], nominal[:2], np.ones(2), explained)
+    left = cv2.bitwise_and(change, cv2.bitwise_not(det._unexplained(before, followed, change)))
+    # the middle's own change is left for the search, right at its centre
+    assert _in_mask_px(left, uv[1])
+    # and the change over a followed disc is still explained
+    change2 = change.copy()
+    cv2.circle(change2, (int(round(uv[0, 0])), int(round(uv[0, 1]))), 2, 255, -1)
+    left2 = cv2.bitwise_and(change2, cv2.bitwise_not(det._unexplained(before, followed, change2)))
+    assert not _in_mask_px(left2, uv[0])
+
+
+def _in_mask_px(mask: np.ndarray, uv: np.ndarray) -> bool:
+    """Whether board-image pixel `uv` (x, y) is set in `mask`."""
+    u, v = np.rint(uv).astype(int)
+    return bool(mask[v, u] > 0)

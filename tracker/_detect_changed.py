@@ -118,13 +118,14 @@ class ChangeDriven(DetectorCore):
         frame: a disc lost as it came to rest)."""
         geom, scale = self.geom, self.config.px_per_mm
         before = self._last
-        followed = self._follow(frame_bgr, board_bgr, change)
+        touched = touched_discs(change, before.xy_mm, before.nominal, self.maps)
+        followed = self._follow(frame_bgr, board_bgr, touched)
         done = None
         if followed is not None:
             # the followed discs were detected afresh
             done = stamp_discs(geom.shape, self.maps.to_px(followed.xy_mm), 1.15 * geom.striker_r * scale)
             self._redone = done
-            change = cv2.bitwise_and(change, cv2.bitwise_not(self._unexplained(before, followed, change)))
+            change = cv2.bitwise_and(change, cv2.bitwise_not(self._unexplained(before, followed, touched)))
             if not change.any():
                 # all of the change was discs rolling on: no occluder came or went
                 return self._last, None
@@ -145,12 +146,13 @@ class ChangeDriven(DetectorCore):
         self._last = found
         return found, self._stamp(lost)
 
-    def _unexplained(self, before: Found, followed: Followed, change: np.ndarray) -> np.ndarray:
-        """(H, W) uint8: what the followed discs' motion explains of `change`, but for the change
-        over the other discs it touches (a disc that leaves its place beside neighbours that only
-        jiggle must still be looked for again; korona seed 1006: a light man struck off the rail
-        was kept there for seven frames, its change taken for its neighbours')."""
-        others = touched_discs(change, before.xy_mm, before.nominal, self.maps)
+    def _unexplained(self, before: Found, followed: Followed, touched: np.ndarray) -> np.ndarray:
+        """(H, W) uint8: what the followed discs' motion explains of the change, but for the change
+        over the other discs it touches (`touched` (N,) bool over `before`'s discs: a disc that
+        leaves its place beside neighbours that only jiggle must still be looked for again; korona
+        seed 1006: a light man struck off the rail was kept there for seven frames, its change
+        taken for its neighbours')."""
+        others = touched.copy()
         others[followed.idx] = False
         if not others.any():
             return followed.explained
@@ -158,14 +160,15 @@ class ChangeDriven(DetectorCore):
         own = stamp_discs(self.geom.shape, self.maps.to_px(before.xy_mm[others]), r_px)
         return np.asarray(cv2.bitwise_and(followed.explained, cv2.bitwise_not(own)))
 
-    def _follow(self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray) -> Followed | None:
-        """Follow the discs the change touches (`tracker._detect_follow`) from the motion
-        between the last two frames; with some followed, `_last` has them moved and the still
-        path's planes are brought up to date where they were and are. None: none followed."""
+    def _follow(self, frame_bgr: np.ndarray, board_bgr: np.ndarray, touched: np.ndarray) -> Followed | None:
+        """Follow the discs the change touches (`touched` (N,) bool over `_last`'s discs; see
+        `tracker._detect_follow`) from the motion between the last two frames; with some
+        followed, `_last` has them moved and the still path's planes are brought up to date
+        where they were and are. None: none followed."""
         last, geom, cfg, app = self._last, self.geom, self.config, self.appearance
         if not cfg.reuse_follow or len(last.xy_mm) == 0 or self._reuse is None or app is None:
             return None
-        try_ = touched_discs(change, last.xy_mm, last.nominal, self.maps) & last.strict
+        try_ = touched & last.strict
         if last.blurred is not None:
             try_ &= ~last.blurred
         # (none next to a hand: a knuckle taken for a disc would move off with it)

@@ -461,13 +461,15 @@ def test_change_over_a_disc_not_followed_is_its_own() -> None:
         cv2.circle(explained, (int(round(u)), int(round(v))), int(round(reach)), 255, -1)
     assert (change[explained > 0] > 0).sum() > 0.8 * (change > 0).sum()
     followed = Followed(np.array([0, 2]), row[[0, 2]], nominal[:2], np.ones(2), explained)
-    left = cv2.bitwise_and(change, cv2.bitwise_not(det._unexplained(before, followed, change)))
+    touched = touched_discs(change, before.xy_mm, before.nominal, maps)
+    left = cv2.bitwise_and(change, cv2.bitwise_not(det._unexplained(before, followed, touched)))
     # the middle's own change is left for the search, right at its centre
     assert _in_mask_px(left, uv[1])
     # and the change over a followed disc is still explained
     change2 = change.copy()
     cv2.circle(change2, (int(round(uv[0, 0])), int(round(uv[0, 1]))), 2, 255, -1)
-    left2 = cv2.bitwise_and(change2, cv2.bitwise_not(det._unexplained(before, followed, change2)))
+    touched2 = touched_discs(change2, before.xy_mm, before.nominal, maps)
+    left2 = cv2.bitwise_and(change2, cv2.bitwise_not(det._unexplained(before, followed, touched2)))
     assert not _in_mask_px(left2, uv[0])
 
 

@@ -156,10 +156,11 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     # taken for gone over a cushion or towards a distant pocket is often seen once, deflected,
     # before it is lost again)
     min_obs = 1 if weak else (tune.min_loss_obs if v is not None else 2)
-    born = (t_first > t_last) & (t_first <= t_last + window) & (n_obs >= min_obs) & (kinds == kinds[row])
+    soon = (t_first > t_last) & (t_first <= t_last + window)
+    born = soon & (n_obs >= min_obs) & (kinds == kinds[row])
     if weak and kinds[row] != DiscKind.STRIKER:  # (a track seen once or twice may be gone by the
         # shot's end, its kind unknown; the striker is told apart by its size, reliably)
-        born |= (t_first > t_last) & (t_first <= t_last + window) & (n_obs >= 1) & (n_obs < tune.min_loss_obs)
+        born |= soon & (n_obs >= 1) & (n_obs < tune.min_loss_obs)
     if not born.any():
         return False
     # a disc last seen at rest that vanished was hit: it may have gone off at any speed

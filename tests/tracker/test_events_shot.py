@@ -9,7 +9,15 @@ from tracker.events._contacts import cast_line, reflect
 from tracker.events._history import ShotHistory
 from tracker.events._losses import classify_loss
 from tracker.events._shot_record import ShotRecord, shot_extras
-from tracker.events._start import back_to_line, distance_from_line, has_stood, is_behind, striker_run, where_it_stood
+from tracker.events._start import (
+    StrikerRun,
+    back_to_line,
+    distance_from_line,
+    has_stood,
+    is_behind,
+    striker_run,
+    where_it_stood,
+)
 from tracker.specs import DiscKind, load_board, load_equipment
 
 BOARD = load_board("carrom")
@@ -376,3 +384,103 @@ def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str
     losses = find_losses(hist, ctx, np.array([2], np.int8), np.array([15.9]), np.array([True]), float(t[-1]),
                          ShotTuning())
     assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+
+
+def _run_from(t_start_s: float, origin: tuple[float, float] = (0.0, 0.0),
+              direction: tuple[float, float] = (1.0, 0.0)) -> StrikerRun:
+    """A striker's first run: set off from `origin` at `t_start_s`, heading along `direction`."""
+    o, d = np.array(origin), np.array(direction) / np.hypot(*direction)
+    return StrikerRun(origin_mm=o, direction=d, speed_mm_s=3000.0, t_start_s=t_start_s, straight_mm=100.0,
+                      deviate_mm=np.inf, moving_obs=3, measured_speed=True, first_mm=30.0, first_xy_mm=o + 30.0 * d,
+                      first_t_s=t_start_s + 0.01, seen_at_rest=True, straight_t_s=t_start_s + 0.03, deviate_t_s=np.inf)
+
+
+@pytest.mark.parametrize(("set_off_s", "lost"), [(14.23, False), (None, True), (13.9, True)],
+                         ids=["before-the-striker", "set-off-unknown", "after-the-striker"])
+def test_no_disc_flies_under_a_hand_before_the_striker_set_off(set_off_s: float | None, lost: bool) -> None:
+    """Korona seed 1004 at 60 fps: a hand comes over three men against the S rail; at its edge a
+    knuckle is read once, 38 mm from one of them, and joined to that man's track, which then
+    vanishes under the hand "at 2.3 m/s". Nothing flies before the striker sets off (0.28 s
+    later): the man is hidden, not knocked off. The same step after the striker set off is a
+    flight (off the board)."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    board, equip, fps = load_board("korona"), load_equipment("korona"), 60.0
+    t = 13.8 + np.arange(30) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    xy[0, :9] = (69.4, 442.4)  # at rest against the rail
+    xy[0, 9] = (31.2, 437.3)  # the knuckle (t = 13.95)
+    hist = ShotHistory(np.array([11], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="korona", number=3, board=board, equipment=equip, kind_of={11: 1}, kind_share={11: 1.0},
+                      anchors={11: (69.4, 442.4)}, striker_rest=None, hidden=frozenset({11}), t_trigger_s=13.917,
+                      frame_dt_s=1 / fps, placement_line_mm=0.0, placement_extent_mm=0.0)
+    losses = find_losses(hist, ctx, np.array([1], np.int8), np.array([15.5]), np.array([True]), float(t[-1]),
+                         ShotTuning(), run=None if set_off_s is None else _run_from(set_off_s))
+    assert bool(losses) == lost
+
+
+def test_brink_loss_is_dated_where_the_path_enters_the_pocket() -> None:
+    """A disc last seen on a pocket's brink, moving slantwise past its centre, went in where its
+    straight path enters the no-return circle (not after the straight distance to it)."""
+    board = load_board("korona")
+    pocket = board.pockets_mm[2]  # SE
+    p, v = pocket + (-19.0, 17.2), np.array([240.0, 0.0])  # sliding along the S cushion
+    loss = classify_loss(p, v, 1.0, 13.5, board, horizon_s=0.04, pocket_reach_mm=16.0, min_off_speed_mm_s=2000.0)
+    assert loss is not None and loss.pocket == "SE"
+    at = p + v * (loss.t_s - 1.0)
+    assert abs(float(np.hypot(*(at - pocket))) - board.pocket_no_return_mm) < 0.1
+
+
+def test_disc_sliding_into_a_pocket_mouth_is_dated_from_its_steady_motion() -> None:
+    """Korona seed 1008 at 120 fps: a black slides along the S cushion into the SE pocket at 0.25 m/s,
+    its detected centres noisy against the dark hole and cushion; the last step alone points it
+    at the pocket's centre, too early by 2.6 frames. Its steady motion over the last few frames
+    dates it within two frames of when it went in (3.950 s)."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    board, equip, fps = load_board("korona"), load_equipment("korona"), 120.0
+    t = np.round(3.5 * fps + np.arange(80)) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    k = np.arange(43)  # seen steadily up to 3.850 s
+    xy[0, :43] = np.stack([393.2 - 2.15 * (42 - k), np.full(43, 445.3)], axis=1)
+    xy[0, 43:46] = [(394.6, 445.4), (396.3, 445.7), (398.5, 445.7)]
+    xy[0, 47] = (403.4, 444.2)  # last seen at 3.892 s
+    hist = ShotHistory(np.array([7], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="korona", number=1, board=board, equipment=equip, kind_of={7: 1}, kind_share={7: 1.0},
+                      anchors={7: (-100.0, 444.0)}, striker_rest=None, hidden=frozenset(), t_trigger_s=1.36,
+                      frame_dt_s=1 / fps, placement_line_mm=0.0, placement_extent_mm=0.0)
+    losses = find_losses(hist, ctx, np.array([1], np.int8), np.array([13.5]), np.array([True]), float(t[-1]),
+                         ShotTuning())
+    assert [loss.pocket for _, loss in losses] == ["SE"]
+    assert abs(losses[0][1].t_s - 3.950) <= 2.0 / fps
+
+
+@pytest.mark.parametrize(("back", "t_first", "lost"), [(True, 1.367, False), (False, 1.367, True), (True, 1.6, True)],
+                         ids=["cue-drawn-back", "stroke-that-way", "later"])
+def test_cue_drawn_back_from_the_stroke_is_no_disc(back: bool, t_first: float, lost: bool) -> None:
+    """Korona seed 1007 at 60 fps: as the cue struck the striker, its tip was read as a light disc in
+    two frames, moving back from the stroke towards the SW pocket, and "pocketed". Sightings just
+    behind where the striker stood, as it set off, moving back against the stroke are the cue (or
+    the flicking finger): a disc the striker sets moving goes forward. The same pair moving forward,
+    (a stroke the other way), or seen later in the shot, is a fast disc."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    board, equip, fps = load_board("korona"), load_equipment("korona"), 60.0
+    t = np.round(1.2 * fps + np.arange(30)) / fps
+    k = int(round((t_first - 1.2) * fps))
+    xy = np.full((1, len(t), 2), np.nan)
+    xy[0, k : k + 2] = [(-319.7, 433.2), (-335.3, 443.5)]
+    hist = ShotHistory(np.array([24], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="korona", number=1, board=board, equipment=equip, kind_of={24: 0}, kind_share={24: 1.0},
+                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=1.35, frame_dt_s=1 / fps,
+                      placement_line_mm=0.0, placement_extent_mm=0.0)
+    run = _run_from(1.35, origin=(-298.2, 411.5), direction=(0.86, -0.52) if back else (-0.86, 0.52))
+    losses = find_losses(hist, ctx, np.array([0], np.int8), np.array([13.5]), np.array([True]), float(t[-1]),
+                         ShotTuning(), run=run)
+    assert bool(losses) == lost

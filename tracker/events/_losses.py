@@ -35,7 +35,7 @@ class Loss:
 
 def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, radius_mm: float,
                   board: BoardSpec, *, horizon_s: float, pocket_reach_mm: float,
-                  min_off_speed_mm_s: float) -> Loss | None:
+                  min_off_speed_mm_s: float, v_steady_mm_s: np.ndarray | None = None) -> Loss | None:
     """Pocket, off the board, or None for one vanished disc.
 
     Args:
@@ -47,6 +47,8 @@ def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, 
         horizon_s: how far past the last observation the straight path is followed, s.
         pocket_reach_mm: a disc last seen this close to a point of no return went in, however it moved.
         min_off_speed_mm_s: slowest normal speed at a cushion with which a disc leaves the board.
+        v_steady_mm_s: (2,) its velocity over its last few observations, if steady (dates a disc
+            last seen on the brink of a pocket better than `v_mm_s`, from two noisy centres).
 
     Examples:
         >>> from tracker.specs import load_board
@@ -62,7 +64,8 @@ def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, 
     if v_mm_s is not None:
         speed = float(np.hypot(*v_mm_s))
         if dist[j] <= r_nr + pocket_reach_mm:  # last seen on the brink (velocities are noisy there)
-            return Loss(CORNERS[j], None, round(t_last_s + max(dist[j] - r_nr, 0.0) / max(speed, 1.0), 4))
+            v_in = v_mm_s if v_steady_mm_s is None else v_steady_mm_s
+            return Loss(CORNERS[j], None, round(t_last_s + _time_in(rel[j], v_in, r_nr), 4))
         loss = _follow(p_mm, v_mm_s, radius_mm, board, horizon_s, min_off_speed_mm_s)
         if loss is not None:
             return Loss(loss.pocket, loss.side, round(t_last_s + loss.t_s, 4))
@@ -76,6 +79,22 @@ def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, 
     if dist[j] <= r_nr + pocket_reach_mm:
         return Loss(CORNERS[j], None, round(t_last_s, 4))
     return None
+
+
+def _time_in(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float:
+    """When a disc at `rel_mm` (2,) from a pocket's centre, moving at `v_mm_s` (2,), comes within
+    `r_mm` of it, s: where its straight path enters that circle (a disc sliding along the
+    cushion into the pocket's mouth comes at it slantwise: korona seed 1008), else as if it
+    headed straight in (0 if it is within already)."""
+    speed = float(np.hypot(*v_mm_s))
+    dist = float(np.hypot(*rel_mm))
+    if dist <= r_mm:
+        return 0.0
+    along = float(rel_mm @ v_mm_s) / max(speed, 1.0)  # distance along the path to the closest approach
+    miss2 = dist**2 - along**2
+    if along > 0.0 and miss2 < r_mm**2:
+        return (along - float(np.sqrt(r_mm**2 - miss2))) / max(speed, 1.0)
+    return (dist - r_mm) / max(speed, 1.0)
 
 
 def _follow(p_mm: np.ndarray, v_mm_s: np.ndarray, radius_mm: float, board: BoardSpec, horizon_s: float,

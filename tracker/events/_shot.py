@@ -78,13 +78,13 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     moved = _moved(hist, anchor, k_trig, tune)
     gone = _gone(hist, ctx, t_end_s)
     moved |= gone & ~np.isin(hist.ids, list(ctx.hidden))  # vanished during the shot, not under a hand
+    striker = _striker_row(hist, kinds, share, k_trig, ctx.t_trigger_s, ctx.trigger_ids)
+    run = _run(hist, ctx, striker, k_trig, tune) if striker >= 0 else None
     # discs do not appear out of nowhere: one first seen during the shot that never left the spot where
     # it appeared is a false detection (a pocket's rim taken for the striker: seeds 1007 and 1008), not
     # a disc that went into that pocket
     losses = find_losses(hist, ctx, kinds, radius, moved & gone & ~_appeared_still(hist, anchor, k_trig),
-                         t_end_s, tune)
-    striker = _striker_row(hist, kinds, share, k_trig, ctx.t_trigger_s, ctx.trigger_ids)
-    run = _run(hist, ctx, striker, k_trig, tune) if striker >= 0 else None
+                         t_end_s, tune, run=run)
     if striker < 0 or (run is None and not moved.any() and not losses):
         # no striker at all: discs moved by a hand (placing the striker, tidying), not a shot
         return ShotOutcome((), (), None)

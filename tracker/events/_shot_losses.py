@@ -2,10 +2,11 @@
 
 Each disc that is no longer seen at the end of the shot is followed on from its last motion
 (`_losses.classify_loss`); one that vanished under a hand is still there unless it was flying fast
-enough to leave the board (it would have come out again); one resting near a cushion that vanished
-as the striker ran into it, pushing it towards the cushion, went off over that cushion. A loss is
-dropped when the disc was in fact picked up again by another track (it bounced, or went on after a
-missed frame).
+enough to leave the board (it would have come out again), and nothing flies before the striker set
+off; one resting near a cushion that vanished as the striker ran into it, pushing it towards the
+cushion, went off over that cushion. A loss is dropped when the disc was in fact picked up again by
+another track (it bounced, or went on after a missed frame), and a track of two sightings drawn back
+from the stroke as it was played is the cue or the finger, not a disc.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ from tracker.events._history import ShotHistory
 from tracker.events._losses import Loss, classify_loss
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_record import game_loss
+from tracker.events._start import StrikerRun
 from tracker.specs import DiscKind
 
 __all__ = ["find_losses"]
 
 
 def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: np.ndarray, candidates: np.ndarray,
-            t_end_s: float, tune: ShotTuning) -> list[tuple[int, Loss]]:
-    """Rows that vanished during the shot (not under a hand) and where they went."""
+            t_end_s: float, tune: ShotTuning, *, run: StrikerRun | None = None) -> list[tuple[int, Loss]]:
+    """Rows that vanished during the shot (not under a hand) and where they went; `run`: the
+    striker's first run (None: not known)."""
     out = []
     dt = ctx.frame_dt_s
     seen = np.isfinite(hist.xy_mm[..., 0])
@@ -39,6 +42,8 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if len(cols) < tune.min_loss_obs and not (
                 pair and float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])):
             continue
+        if pair and _withdrawn(t, p, run, dt):
+            continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
         if len(cols) <= _FLICKER_MAX_OBS and _back_and_forth(p):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seed 1008)
         v = None
@@ -46,11 +51,16 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
             if float(np.hypot(*v)) < tune.min_loss_speed_mm_s:
                 v = None
-        if int(hist.ids[row]) in ctx.hidden and (v is None or float(np.hypot(*v)) < tune.min_off_speed_mm_s):
-            continue  # under a hand: still there (one flying into a cushion or a pocket is not)
+        if int(hist.ids[row]) in ctx.hidden and (v is None or float(np.hypot(*v)) < tune.min_off_speed_mm_s
+                                                 or _before_set_off(float(t[-1]), run, dt)):
+            # under a hand: still there (one flying into a cushion or a pocket is not; nor does a
+            # disc fly before the striker set off: a knuckle was taken for it, issue #7, korona
+            # seed 1004 at 60 fps)
+            continue
         loss = classify_loss(p[-1], v, float(t[-1]), float(radius[row]), ctx.board,
                              horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
-                             min_off_speed_mm_s=tune.min_off_speed_mm_s)
+                             min_off_speed_mm_s=tune.min_off_speed_mm_s,
+                             v_steady_mm_s=None if v is None else _steady_velocity(t, p, v, dt))
         if loss is None and v is None:
             loss = _knocked_off(hist, int(row), float(t[-1]), p[-1], float(radius[row]), ctx,
                                 hitters=kinds == DiscKind.STRIKER)
@@ -69,6 +79,44 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if loss is not None:
             out.append((int(row), loss))
     return out
+
+
+def _steady_velocity(t: np.ndarray, p: np.ndarray, v: np.ndarray, dt: float) -> np.ndarray | None:
+    """(2,) least-squares velocity (mm/s) over a track's observations (times `t` (K,) s, centres `p`
+    (K, 2) mm) of the last `_STEADY_FRAMES` frames, at least three; None if there are fewer, or if
+    it differs from the last step's velocity `v` (2,) in direction or speed (a bounce or a hit
+    among them)."""
+    recent = t >= t[-1] - _STEADY_FRAMES * dt - 1e-9
+    if recent.sum() < 3:
+        return None
+    tt = t[recent] - t[recent].mean()
+    fit = (tt[:, None] * (p[recent] - p[recent].mean(axis=0))).sum(axis=0) / float((tt**2).sum())
+    s_fit, s_last = float(np.hypot(*fit)), float(np.hypot(*v))
+    straight = float(fit @ v) >= _STEADY_COS * s_fit * s_last
+    return np.asarray(fit) if straight and s_last / _STEADY_RATIO <= s_fit <= _STEADY_RATIO * s_last else None
+
+
+def _before_set_off(t_s: float, run: StrikerRun | None, dt: float) -> bool:
+    """Whether time `t_s` is clearly before the striker set off on its `run` (None: not known): by
+    more than the start's own uncertainty (the striker is often first seen a few frames out, under
+    the flicking hand)."""
+    return run is not None and t_s < run.t_start_s - _set_off_slack(dt)
+
+
+def _set_off_slack(dt: float) -> float:
+    return max(_SET_OFF_SLACK_FRAMES * dt, _SET_OFF_SLACK_S)
+
+
+def _withdrawn(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) -> bool:
+    """Whether two sightings (times `t` (2,) s, centres `p` (2, 2) mm) are the cue or the flicking
+    finger drawn back as the stroke was played: seen first just as the striker set off on its
+    `run`, just behind where it stood, and moving back against the stroke. A disc the striker sets
+    moving goes forward."""
+    if run is None or abs(float(t[0]) - run.t_start_s) > _set_off_slack(dt):
+        return False
+    behind = float((p[0] - run.origin_mm) @ run.direction)
+    near = float(np.hypot(*(p[0] - run.origin_mm))) <= _WITHDRAWN_REACH_MM
+    return near and behind <= 0.0 and float((p[1] - p[0]) @ run.direction) < 0.0
 
 
 def _back_and_forth(p: np.ndarray) -> bool:
@@ -137,6 +185,10 @@ _KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path
 _FLICKER_MAX_OBS = 4  # a track seen this few times may be a flickering detection ...
 _SAME_SPOT_MM = 5.0  # ... when it comes back this close to where it was seen ...
 _FLICKER_JUMP_MM = 20.0  # ... after a jump this far away
+_SET_OFF_SLACK_FRAMES, _SET_OFF_SLACK_S = 3.0, 0.1  # the striker's set-off time is this unsure
+_WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to where the striker stood
+# a steady last motion: over this many frames, this straight, speeds within this ratio
+_STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 1.5
 _LOST_FOR_S = 0.04  # a disc picked up again this long after it was lost may be the same disc going on
 
 

@@ -37,6 +37,7 @@ def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
 
 # a disc this close to the cushion has the cushion behind part of its outline, mm
 _CUSHION_GAP_MM = 5.0
+_MOUTH_OVER = 0.25  # a disc in a pocket's mouth has its centre over the hole by this share of its radius at most
 _OUTLINE = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], axis=1)  # (radii)
 
 
@@ -98,6 +99,20 @@ class BoardGeometry:
         within a few mm of it."""
         gap = self.half_mm - np.abs(np.asarray(xy_mm).reshape(-1, 2)).max(axis=1) - np.asarray(radius_mm)
         return np.asarray(gap <= _CUSHION_GAP_MM)
+
+    def in_mouth(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: discs (centres (N, 2) board mm, nominal radii (N,) mm) in a pocket's mouth:
+        against one cushion, overlapping the hole but with the centre not far over it (such a disc
+        drops in), and not in the corner beyond the hole, against both cushions (no disc rests there:
+        it would drop in; the dark corner reads as one)."""
+        xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+        r = np.asarray(radius_mm, np.float64)
+        if len(xy) == 0:
+            return np.zeros(0, bool)
+        d = np.linalg.norm(xy[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        over = (d < self.pocket_r_mm + r) & (d >= self.pocket_r_mm - _MOUTH_OVER * r)
+        gaps = self.half_mm - np.abs(xy) - r[:, None]
+        return np.asarray(over & ((gaps <= _CUSHION_GAP_MM).sum(axis=1) == 1))
 
     def on_print(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) share of the outline of each circle (centres (N, 2) board mm, radii (N,) mm) that

@@ -252,9 +252,15 @@ class DetectorCore:
         # face the surface colour and no rim all round: two printed lines one diameter apart
         plain = surface_coloured & (ref.rim < cfg.plain_max_rim) & (ref.groove < cfg.groove_min)
         keep &= ~plain | lax | camouflaged
-        # found only with faint edges: a light man's thin rim all round (issue #3)
+        # found only with faint edges: a light man's thin rim all round (issue #3), or a dark disc in a
+        # pocket's mouth, its outline hidden by the hole and the cushion beside it (issue #7)
         faint = ref.clear < min_support
-        keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim)) | camouflaged
+        keep &= (
+            ~faint
+            | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
+            | camouflaged
+            | (geom.in_mouth(ref.xy_mm, nominal) & (kind == DiscKind.BLACK) & (ref.clear >= cfg.mouth_min_clear))
+        )
         if hands is not None and hands.any():
             on_hand = in_mask(ref.xy_mm, hands, self.maps)
             need = np.full(len(on_hand), cfg.hand_min_support)

@@ -39,6 +39,9 @@ class DetectorConfig:
         faint_min_rim: ... and a rim darker than its face on this fraction of the rays (the
             thin rim of a light man on a light surface; printed arcs and the star's arms have
             none all round).
+        mouth_min_clear: ... or, for a dark disc in a pocket's mouth (`BoardGeometry.in_mouth`),
+            clear edges on this fraction of the rays (the hole and the cushion, as dark as its
+            face, hide the rest: korona seed 1008 at 120 fps, issue #7).
         hand_min_area_mm2, hand_min_contact_mm: a region far from the surface colour this large
             that crosses the surface's edge along this long a stretch is a hand or an arm
             reaching in: it is occluded, and a disc on it needs clear edges on at least
@@ -105,6 +108,7 @@ class DetectorConfig:
     video_min_support: float = 0.35
     faint_min_support: float = 0.54
     faint_min_rim: float = 0.7
+    mouth_min_clear: float = 0.4
     plain_max_rim: float = 0.85
     groove_min: float = 0.7
     hand_min_area_mm2: float = 4000.0

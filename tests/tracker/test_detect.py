@@ -181,6 +181,47 @@ def test_korona_light_disc_is_found(seed: int, xy_mm: tuple[float, float]) -> No
     _white_found("korona", seed, "clean", "scatter", xy_mm)
 
 
+def _render_discs(game: str, seed: int, level: str, kinds: list[int], xy_mm: list[tuple[float, float]]) -> np.ndarray:
+    """A rendered still of the board of seed `seed` (camera and look as `render_still` draws them)
+    with just these discs on it."""
+    from fixtures.camera import sample_camera
+    from fixtures.look import sample_look
+    from fixtures.render import render_frames
+    from fixtures.scene import CUE_FIELDS, HAND_FIELDS, DiscState, Timeline
+    from tracker.specs import default_equipment, load_board
+
+    board, n = load_board(game), len(kinds)
+    rng = np.random.default_rng(seed)
+    camera = sample_camera(rng, resolution=(1280, 720), board=board)
+    look = sample_look(rng, level, game=game)
+    tl = Timeline(board=board, equipment=default_equipment(game), disc_id=np.arange(n, dtype=np.int32),
+                  kind=np.array(kinds, np.int8), t_s=np.zeros(1), xy_mm=np.array([xy_mm], np.float32),
+                  angle_rad=np.zeros((1, n), np.float32), state=np.full((1, n), DiscState.ON_BOARD, np.int8),
+                  hands=np.zeros((1, 0, len(HAND_FIELDS)), np.float32), cue=np.zeros((1, len(CUE_FIELDS)), np.float32),
+                  meta={"scenario": "still"})
+    return next(iter(render_frames(tl, camera, look, fps=30.0, seed=seed))).image
+
+
+# issue #7 (korona seed 1008 at 120 fps): a dark disc sliding along a cushion into a pocket's mouth;
+# the hole and the dark cushion beside it hide half its outline, and it was lost for a dozen frames
+# (and, come to rest there, for good). The dark corner beyond the hole is no disc.
+@pytest.mark.parametrize(("seed", "which"), [(1001, 1), (1002, 0)], ids=["s1001-SW", "s1002-SE"])
+def test_dark_disc_in_a_pocket_mouth_is_found(seed: int, which: int) -> None:
+    from tracker.specs import DiscKind, default_equipment, load_board
+
+    half, r = load_board("korona").half_mm, default_equipment("korona").man_diameter_mm / 2
+    y = half - r - 0.2  # against the cushion, 23-31 mm from the pocket's edge
+    xy = [(half - 54.0, y), (-(half - 58.0), y), (y, -(half - 62.0)), (-(half - 50.0), -y)]
+    img = _render_discs("korona", seed, "normal", [int(DiscKind.BLACK)] * 4, xy)
+    calib = find_board(img, game="korona")
+    assert calib
+    discs = Detector(calib).detect(img).discs
+    d = np.linalg.norm(discs.xy_board[:, None, :] - np.array(xy)[None], axis=2)
+    assert d[:, which].min() < 4.0 and discs.kind[np.argmin(d[:, which])] == DiscKind.BLACK
+    corners = np.array([(sx * (half - r), sy * (half - r)) for sx in (-1, 1) for sy in (-1, 1)])
+    assert np.linalg.norm(discs.xy_board[:, None, :] - corners[None], axis=2).min() > 8.0
+
+
 def test_no_disc_centre_closer_to_the_frame_than_its_radius() -> None:
     img, _ = fixtures_render.render_still("carrom", 43, level="clean")
     calib = find_board(img)
@@ -208,3 +249,10 @@ def test_cushion_and_print_geometry() -> None:
     assert on[3] == 1.0  # the centre circle's design
     assert on[0] < 0.2  # bare surface by the cushion
     assert geom.on_print(np.zeros((0, 2)), np.zeros(0)).shape == (0,)
+    # `in_mouth`: against one cushion beside a pocket, over its hole's edge but the centre not far over
+    c = float(geom.pockets_mm[2, 0])  # the SE pocket's centre is at (c, c)
+    y = h - r - 0.5
+    xy = np.array([[c - geom.pocket_r_mm - 5.0, y], [y, c - geom.pocket_r_mm], [c - 6.0, y], [h - r, h - r],
+                   [0.0, y], [c - geom.pocket_r_mm - 5.0, y - 12.0]])
+    assert geom.in_mouth(xy, np.full(6, r)).tolist() == [True, True, False, False, False, False]
+    assert geom.in_mouth(np.zeros((0, 2)), np.zeros(0)).shape == (0,)

@@ -86,15 +86,11 @@ def _time_in(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float:
     `r_mm` of it, s: where its straight path enters that circle (a disc sliding along the
     cushion into the pocket's mouth comes at it slantwise: korona seed 1008), else as if it
     headed straight in (0 if it is within already)."""
-    speed = float(np.hypot(*v_mm_s))
     dist = float(np.hypot(*rel_mm))
     if dist <= r_mm:
         return 0.0
-    along = float(rel_mm @ v_mm_s) / max(speed, 1.0)  # distance along the path to the closest approach
-    miss2 = dist**2 - along**2
-    if along > 0.0 and miss2 < r_mm**2:
-        return (along - float(np.sqrt(r_mm**2 - miss2))) / max(speed, 1.0)
-    return (dist - r_mm) / max(speed, 1.0)
+    t = _circle_time(rel_mm, v_mm_s, r_mm)
+    return t if t is not None else (dist - r_mm) / max(float(np.hypot(*v_mm_s)), 1.0)
 
 
 def _follow(p_mm: np.ndarray, v_mm_s: np.ndarray, radius_mm: float, board: BoardSpec, horizon_s: float,

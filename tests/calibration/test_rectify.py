@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -47,3 +48,23 @@ def test_rectify_checks_frame_size() -> None:
 def test_bad_scale_rejected() -> None:
     with pytest.raises(ValueError, match="px_per_mm"):
         build_board_maps(_calib(0.0), px_per_mm=0.0)
+
+
+@pytest.mark.parametrize("shift", [0.0, 600.0, -600.0], ids=["in-frame", "past-the-left-edge", "past-the-right-edge"])
+@pytest.mark.parametrize("channels", [3, 1], ids=["colour", "grey"])
+def test_rectify_is_a_remap_of_the_whole_frame(shift: float, channels: int) -> None:
+    """Sampling only the board's part of the frame (as four channels) changes no pixel, also where
+    the board reaches past the frame's edge (there the edge pixels are repeated)."""
+    calib = _calib(-0.12)
+    if shift:  # the board moved sideways in the picture: a part of it falls outside the frame
+        H = calib.image_to_board @ np.array([[1.0, 0.0, shift], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        calib = BoardCalibration(calib.game, calib.image_size, calib.corners_px, H, calib.lens)
+    maps = build_board_maps(calib, px_per_mm=0.4)
+    frame = np.random.default_rng(3).integers(0, 256, (720, 1280, channels), dtype=np.uint8).squeeze()
+    x = maps.map_float[..., 0]
+    assert bool((x < 0).any() or (x > 1279).any()) == bool(shift)
+    whole = cv2.remap(frame, *cv2.convertMaps(maps.map_float, None, cv2.CV_16SC2), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
+    out = maps.rectify(frame)
+    assert out.shape == whole.shape and out.dtype == np.uint8
+    np.testing.assert_array_equal(out, whole)

@@ -484,3 +484,30 @@ def test_cue_drawn_back_from_the_stroke_is_no_disc(back: bool, t_first: float, l
     losses = find_losses(hist, ctx, np.array([0], np.int8), np.array([13.5]), np.array([True]), float(t[-1]),
                          ShotTuning(), run=run)
     assert bool(losses) == lost
+
+
+@pytest.mark.parametrize(("towards", "gone"), [(True, "NW"), (False, None)], ids=["onto-the-brink", "away-from-it"])
+def test_two_sightings_running_onto_a_pockets_brink_went_in(towards: bool, gone: str | None) -> None:
+    """Korona seed 1007 at 60 fps: a light man sliding along the N rail into the NW pocket at 0.7 m/s
+    was lost in a mix-up and picked up again by a new track, seen twice (a frame missed between)
+    before it dropped in; too slow to count as a fast disc seen twice, it was never called pocketed.
+    Two sightings that run on to a pocket's brink are the disc going in; the same two running away
+    from the pocket are a passing false detection."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    board, equip, fps = load_board("korona"), load_equipment("korona"), 60.0
+    t = np.round(2.0 * fps + np.arange(40)) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    a, b = (-386.1, -443.4), (-409.7, -443.0)
+    xy[0, [16, 18]] = [a, b] if towards else [b, a]
+    hist = ShotHistory(np.array([31], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="korona", number=1, board=board, equipment=equip, kind_of={31: 0}, kind_share={31: 1.0},
+                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=1.35, frame_dt_s=1 / fps,
+                      placement_line_mm=0.0, placement_extent_mm=0.0)
+    losses = find_losses(hist, ctx, np.array([0], np.int8), np.array([12.5]), np.array([True]), float(t[-1]),
+                         ShotTuning())
+    assert [loss.pocket for _, loss in losses] == ([gone] if gone else [])
+    if gone:
+        assert abs(losses[0][1].t_s - 2.314) <= 2.0 / fps

@@ -36,11 +36,14 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
     n_obs = seen.sum(axis=1)
     for row in np.flatnonzero(candidates):  # the few discs that vanished, once per shot
         cols, t, p = hist.observations(int(row))
-        # a passing false detection is not a disc; two in consecutive frames, far apart, are a fast
-        # disc picked up again after a mix-up in a crowd (issue 4, seed 1009 at 30 fps)
-        pair = len(cols) == 2 and t[1] - t[0] <= 1.5 * dt + 1e-6
-        if len(cols) < tune.min_loss_obs and not (
-                pair and float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])):
+        # a passing false detection is not a disc; two in consecutive frames (or one missed between)
+        # are a disc picked up again after a mix-up in a crowd when they are far apart (issue 4, seed
+        # 1009 at 30 fps) or run on to a pocket's brink (issue #7, korona seed 1007 at 60 fps: a light
+        # man sliding along the N rail into the NW pocket)
+        pair = len(cols) == 2 and t[1] - t[0] <= 2.5 * dt + 1e-6
+        if len(cols) < tune.min_loss_obs and not (pair and (
+                float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])
+                or _onto_brink(p, ctx, tune))):
             continue
         if pair and _withdrawn(t, p, run, dt):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
@@ -79,6 +82,14 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if loss is not None:
             out.append((int(row), loss))
     return out
+
+
+def _onto_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> bool:
+    """Whether two sightings (2, 2) mm run on to a pocket's brink: the second within reach of the
+    pocket's point of no return, and nearer the pocket than the first."""
+    d = np.hypot(*(ctx.board.pockets_mm[:, None, :] - p[None]).T)  # (2, P)
+    j = int(np.argmin(d[1]))
+    return bool(d[1, j] <= ctx.board.pocket_no_return_mm + tune.pocket_reach_mm and d[1, j] < d[0, j])
 
 
 def _steady_velocity(t: np.ndarray, p: np.ndarray, v: np.ndarray, dt: float) -> np.ndarray | None:

@@ -511,3 +511,36 @@ def test_two_sightings_running_onto_a_pockets_brink_went_in(towards: bool, gone:
     assert [loss.pocket for _, loss in losses] == ([gone] if gone else [])
     if gone:
         assert abs(losses[0][1].t_s - 2.314) <= 2.0 / fps
+
+
+@pytest.mark.parametrize(("coin_to", "striker", "shot"), [
+    ((0.0, -1.0), "standing", False), ((0.0, 1.0), "standing", True), ((0.0, -1.0), "not-seen", True),
+    ((0.0, -1.0), "creeping", True)],
+    ids=["towards-the-standing-striker", "away-from-it", "striker-not-seen-lately", "striker-creeping-on"])
+def test_a_coin_moving_towards_the_standing_striker_starts_no_shot(
+        coin_to: tuple[float, float], striker: str, shot: bool) -> None:
+    """Korona seed 1005 at 120 fps: a hand reaching in over the men at the rail, not yet seen as one,
+    moved two of them inwards, towards the striker lying still 240 mm off, and a shot began 1.3 s
+    before the stroke. A coin the striker hits moves away from where the striker came from; one
+    moving towards the striker seen standing still a moment ago was moved by something else. The
+    same coin moving away from it, with the striker not seen lately (hidden under a hand), or with
+    the striker creeping on past where it hit the coin (seed 2006 at 30 fps, a soft shot), may have
+    been hit."""
+    from tracker.detections import FrameDetections
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    fps = 120.0
+    tracker, events = Tracker(np.array([15.5, 15.5, 15.5, 20.5])), EventDetector(BOARD, EQUIP)
+    coin, step = np.array([60.0, 200.0]), np.array(coin_to) * 1500.0 / fps
+    for k in range(int(1.4 * fps)):
+        t = k / fps
+        here = coin + step * max(k - int(1.2 * fps), 0)
+        creep = 150.0 / fps * max(k - int(1.0 * fps), 0) if striker == "creeping" else 0.0
+        xy = [tuple(here)] + ([(82.0, -40.0 + creep)] if striker != "not-seen" or t < 0.6 else [])
+        a = np.array(xy, np.float32)
+        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array([1, 3][: len(a)], np.int8),
+                               np.ones(len(a), np.float32), xy_board=a, t_s=t)
+        events.update(tracker.update(dets))
+    assert events._in_shot == shot
+

@@ -50,6 +50,7 @@ _STAND_S = 0.05  # a disc seen within a few mm of one place over this long stood
 # a coin whose first move starts a shot has been followed at least this long: not a knuckle taken
 # for a coin seconds ago and taken up again where the hand is now (seed 2008)
 _COIN_SEEN_S = 0.5
+_FRESH_S = 0.2  # the striker seen standing this long ago at most still stands there
 # a shot is put back at most this far before its motion was noticed, to when the striker set off
 _BACK_S = 1.0
 # a striker not seen for this long, with no hand over a placement line, is off the board, s; the
@@ -214,6 +215,8 @@ class EventDetector:
             # over a row at the rail stir it, too few to count as a hand)
             fast[c_rows] = False
             c_rows = c_rows[:0]
+        if c_rows.size:  # ... and moving away from the striker, if it was seen standing a moment ago
+            c_rows = self._away_from_striker(tracks, c_rows, fast)
         if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
             span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
             still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows], span=span)
@@ -269,6 +272,31 @@ class EventDetector:
                                                                                    strict=True)}
             return
         self._begin_shot(tracks, frozenset([*moved_again.tolist(), *tracks.ids[vanished_moving].tolist()]))
+
+    def _away_from_striker(self, tracks: Tracks, rows: np.ndarray, fast: np.ndarray) -> np.ndarray:
+        """The coins of `rows` (moving fast) the striker may have hit: all of them, unless the striker
+        was seen standing still over the last moment; then only those moving away from it (a coin
+        the striker hits moves off along the line of centres, away from it; the others are cleared
+        in `fast`). Korona seed 1005 at 120 fps: a hand reaching in over a row of men at the rail,
+        not yet seen as one, moved two of them (and then itself, taken for a third) inwards, towards
+        the striker lying 240 mm off."""
+        lately = tracks.t_s - tracks.last_t_s <= _FRESH_S
+        standing = np.flatnonzero((tracks.kind == _STRIKER) & tracks.confirmed & lately)
+        if standing.size:  # ... standing: every sighting over that time within a few mm of the last
+            k = int(min(max(round(_FRESH_S / self.frame_dt_s), 2), tracks.hist_xy_mm.shape[1]))
+            recent = tracks.hist_xy_mm[standing, -k:, :]
+            off = np.hypot(*(recent - tracks.xy_mm[standing][:, None, :]).T).T  # (S, k), NaN: not seen
+            seen = np.isfinite(off)
+            still = (seen.sum(axis=1) >= 2) & (np.where(seen, off, 0.0) <= self.config.rest_disp_mm).all(axis=1)
+            standing = standing[still]
+        if not standing.size:
+            return rows
+        span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
+        origin = where_it_stood(tracks.hist_xy_mm[rows], tracks.xy_mm[rows], span=span)
+        rel = origin[:, None, :] - tracks.xy_mm[standing][None, :, :]  # (R, S, 2) from the striker
+        away = ((rel * tracks.vel_mm_s[rows][:, None, :]).sum(axis=2) > 0.0).any(axis=1)
+        fast[rows[~away]] = False
+        return np.asarray(rows[away])
 
     def _striker_about(self, tracks: Tracks, occluded: OcclusionTest) -> bool:
         """Whether a striker may be on the board: one seen in the last few seconds, or a hand over a

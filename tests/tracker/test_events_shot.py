@@ -544,3 +544,30 @@ def test_a_coin_moving_towards_the_standing_striker_starts_no_shot(
         events.update(tracker.update(dets))
     assert events._in_shot == shot
 
+
+@pytest.mark.parametrize(("came", "lost"), [(True, False), (False, True)], ids=["cue-tip", "disc-lying-there"])
+def test_cue_tip_following_the_cue_in_and_out_is_no_disc(came: bool, lost: bool) -> None:
+    """Korona seed 1008 at 120 fps: the cue's tip, read as a dark disc, came up to the striker as it
+    was struck, then was drawn back against the stroke and vanished over the N rail at 2.7 m/s: "a
+    black off the board". A disc lies still before the stroke; one lying there that is then driven
+    over the rail does leave."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    board, equip, fps = load_board("korona"), load_equipment("korona"), 120.0
+    t = np.round(17.5 * fps + np.arange(60)) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    path = {17.533: (240.0, -421.0), 17.567: (198.0, -411.0), 17.6: (159.0, -402.0), 17.667: (138.0, -397.0),
+            17.7: (125.0, -392.0), 17.733: (122.0, -392.0), 17.783: (138.0, -410.0), 17.792: (141.0, -415.0),
+            17.808: (153.0, -424.0), 17.817: (152.0, -447.0)}
+    for when, at in path.items():
+        xy[0, int(round((when - 17.5) * fps))] = at if came or when > 17.65 else (125.0, -392.0)
+    hist = ShotHistory(np.array([78], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="korona", number=4, board=board, equipment=equip, kind_of={78: 1}, kind_share={78: 1.0},
+                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=17.65, frame_dt_s=1 / fps,
+                      placement_line_mm=0.0, placement_extent_mm=0.0)
+    run = _run_from(17.65, origin=(120.0, -393.0), direction=(-0.97, 0.23))
+    losses = find_losses(hist, ctx, np.array([1], np.int8), np.array([12.5]), np.array([True]), float(t[-1]),
+                         ShotTuning(), run=run)
+    assert [loss.side for _, loss in losses] == (["N"] if lost else [])

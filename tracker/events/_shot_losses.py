@@ -45,7 +45,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                 float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])
                 or _onto_brink(p, ctx, tune))):
             continue
-        if pair and _withdrawn(t, p, run, dt):
+        if (pair and _withdrawn(t, p, run, dt)) or _cue(t, p, run, dt):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
         if len(cols) <= _FLICKER_MAX_OBS and _back_and_forth(p):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seed 1008)
@@ -130,6 +130,22 @@ def _withdrawn(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) 
     return near and behind <= 0.0 and float((p[1] - p[0]) @ run.direction) < 0.0
 
 
+def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) -> bool:
+    """Whether a track's sightings (times `t` (K,) s, centres `p` (K, 2) mm) are the cue's tip: seen
+    coming up to where the striker stood as it set off on its `run`, and drawn back against the
+    stroke when last seen. A disc lies still before the stroke. Korona seed 1008 at 120 fps: the tip,
+    read as a dark disc, followed the cue in and out and "left the board" over the player's rail."""
+    if run is None or len(t) < 3:
+        return False
+    before = (t >= run.t_start_s - _CUE_APPROACH_S) & (t <= run.t_start_s + _set_off_slack(dt))
+    if before.sum() < 2:
+        return False
+    a, b = p[before][0], p[before][-1]
+    d_a, d_b = float(np.hypot(*(a - run.origin_mm))), float(np.hypot(*(b - run.origin_mm)))
+    came = d_a - d_b >= _CUE_CAME_MM and d_b <= _WITHDRAWN_REACH_MM
+    return came and float((p[-1] - p[-2]) @ run.direction) < 0.0
+
+
 def _back_and_forth(p: np.ndarray) -> bool:
     """A few sightings (K, 2) mm that jump away and come back to where one of them was: a detection
     flickering between two places (two printed circles each read as a disc now and then), not a
@@ -198,6 +214,8 @@ _SAME_SPOT_MM = 5.0  # ... when it comes back this close to where it was seen ..
 _FLICKER_JUMP_MM = 20.0  # ... after a jump this far away
 _SET_OFF_SLACK_FRAMES, _SET_OFF_SLACK_S = 3.0, 0.1  # the striker's set-off time is this unsure
 _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to where the striker stood
+# the cue's tip comes at least this much closer to the striker over this long before the stroke
+_CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
 # a steady last motion: over this many frames, this straight, speeds within this ratio
 _STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 1.5
 _LOST_FOR_S = 0.04  # a disc picked up again this long after it was lost may be the same disc going on

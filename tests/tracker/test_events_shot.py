@@ -192,6 +192,7 @@ def test_break_tie_by_departure(s_gap_mm: float, first_moves: int, expect: int) 
     assert got == expect
 
 
+@pytest.mark.parametrize("first_step", [False, True], ids=["never-seen-moving", "seen-setting-off"])
 @pytest.mark.parametrize(
     ("striker_path", "gone"),
     [([(-239.8, 207.8), (np.nan, np.nan), (-323.1, -40.5)], "W"),   # runs into it towards the W cushion
@@ -199,9 +200,11 @@ def test_break_tie_by_departure(s_gap_mm: float, first_moves: int, expect: int) 
      ([(-100.0, 207.8), (np.nan, np.nan), (-150.0, -40.5)], None)],  # passes far from it
     ids=["knocked-off", "pushed-along", "not-touched"],
 )
-def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None) -> None:
+def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None, first_step: bool) -> None:
     """Issue 4 (seed 1027 at 30 fps): a coin resting 15 mm from the W cushion is hit by the striker
-    and leaves the board within the frame, never seen moving; the striker's path says it went."""
+    and leaves the board within the frame, never seen moving; the striker's path says it went. Seed
+    3001 at 60 fps: one hit just before a frame was seen a few mm on its way, too slow by that step
+    to leave; its first step says no more than that it was hit then."""
     from tracker.events._shot import ShotTuning
     from tracker.events._shot_context import ShotContext
     from tracker.events._shot_losses import find_losses
@@ -209,6 +212,8 @@ def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None) -> Non
     t = 7.4 + np.arange(6) / 30.0
     xy = np.full((2, 6, 2), np.nan)
     xy[0, :3] = (-339.9, 47.8)  # the coin, at rest, then gone
+    if first_step:  # (in the last frame it was seen in, it had just set off)
+        xy[0, 2] = (-345.9, 39.8)
     xy[1, 1:4] = striker_path
     xy[1, 4:] = xy[1, 3] + (-5.0, -60.0)
     hist = ShotHistory(np.array([16, 21], np.int32), t, np.arange(6), xy)

@@ -64,8 +64,9 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                              horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
                              min_off_speed_mm_s=tune.min_off_speed_mm_s,
                              v_steady_mm_s=None if v is None else _steady_velocity(t, p, v, dt))
-        if loss is None and v is None:
-            loss = _knocked_off(hist, int(row), float(t[-1]), p[-1], float(radius[row]), ctx,
+        if loss is None and (v is None or _from_rest(p)):
+            # (hit where it stood: its first step, seen, may have taken it anywhere round there)
+            loss = _knocked_off(hist, int(row), float(t[-1]), p[-1] if v is None else p[-2], float(radius[row]), ctx,
                                 hitters=kinds == DiscKind.STRIKER)
         # (a disc last seen on the brink of a pocket went in; one followed on further is less sure)
         brink = float(np.hypot(*(ctx.board.pockets_mm - p[-1]).T).min()) <= (
@@ -128,6 +129,11 @@ def _withdrawn(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) 
     behind = float((p[0] - run.origin_mm) @ run.direction)
     near = float(np.hypot(*(p[0] - run.origin_mm))) <= _WITHDRAWN_REACH_MM
     return near and behind <= 0.0 and float((p[1] - p[0]) @ run.direction) < 0.0
+
+
+def _from_rest(p: np.ndarray) -> bool:
+    """Whether a track's last step (centres `p` (K, 2) mm) was its first: it stood still before."""
+    return len(p) >= 3 and float(np.hypot(*(p[-2] - p[-3]))) <= _STILL_STEP_MM
 
 
 def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) -> bool:
@@ -205,6 +211,7 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
     return None
 
 
+_STILL_STEP_MM = 3.0  # a step this short is a disc standing still (detection noise)
 _AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit into the cushion at once
 _INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion
 _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding it again)

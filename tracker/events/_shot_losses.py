@@ -3,10 +3,12 @@
 Each disc that is no longer seen at the end of the shot is followed on from its last motion
 (`_losses.classify_loss`); one that vanished under a hand is still there unless it was flying fast
 enough to leave the board (it would have come out again), and nothing flies before the striker set
-off; one resting near a cushion that vanished as the striker ran into it, pushing it towards the
-cushion, went off over that cushion. A loss is dropped when the disc was in fact picked up again by
-another track (it bounced, or went on after a missed frame), and a track of two sightings drawn back
-from the stroke as it was played is the cue or the finger, not a disc.
+off; one resting near a cushion that vanished as the striker ran into it (seen at most taking its
+first step), pushing it towards the cushion, went off over that cushion. A loss is dropped when the
+disc was in fact picked up again by another track (it bounced, or went on after a missed frame). A
+track seen only twice counts when it moved fast or ran on to a pocket's brink. A track drawn back
+from the stroke as it was played, seen just then or seen coming up to the striker before it, is the
+cue or the finger, not a disc.
 """
 
 from __future__ import annotations

@@ -373,22 +373,31 @@ def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str
     now and then; the tracker joined the sightings into one track that jumped between them and
     vanished, "leaving the board over the E cushion" at 4 m/s. A disc seen three times on a straight
     fast flight towards that cushion does leave."""
+    fps = 120.0
+    t = 16.95 + np.arange(12) / fps
+    xy = np.full((len(t), 2), np.nan)
+    a, b = np.array([253.5, 219.6]), np.array([219.6, 253.6])  # two base circles' centres
+    xy[4:7] = [a, b, a + (0.0, 0.1)] if path == "back-and-forth" else [a + (34.0 * k, 0.0) for k in (-2, -1, 0)]
+    losses = _one_track_losses("carrom", 2, 15.9, t, xy, t_trigger_s=16.75, fps=fps)
+    assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+
+
+def _one_track_losses(game: str, kind: int, radius_mm: float, t: np.ndarray, xy: np.ndarray, *, t_trigger_s: float,
+                      fps: float, run: StrikerRun | None = None) -> list:
+    """`find_losses` over a shot's history of one vanished track (id 7) seen at `xy` (K, 2) mm (NaN:
+    not seen) at times `t` (K,) s, on the game's board with its default set."""
     from tracker.events._shot import ShotTuning
     from tracker.events._shot_context import ShotContext
     from tracker.events._shot_losses import find_losses
 
-    fps = 120.0
-    t = 16.95 + np.arange(12) / fps
-    xy = np.full((1, len(t), 2), np.nan)
-    a, b = np.array([253.5, 219.6]), np.array([219.6, 253.6])  # two base circles' centres
-    xy[0, 4:7] = [a, b, a + (0.0, 0.1)] if path == "back-and-forth" else [a + (34.0 * k, 0.0) for k in (-2, -1, 0)]
-    hist = ShotHistory(np.array([66], np.int32), t, np.arange(len(t)), xy)
-    ctx = ShotContext(game="carrom", number=4, board=BOARD, equipment=EQUIP, kind_of={66: 2}, kind_share={66: 1.0},
-                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=16.75, frame_dt_s=1 / fps,
-                      placement_line_mm=252.6, placement_extent_mm=235.0)
-    losses = find_losses(hist, ctx, np.array([2], np.int8), np.array([15.9]), np.array([True]), float(t[-1]),
-                         ShotTuning())
-    assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+    board, equip = (BOARD, EQUIP) if game == "carrom" else (load_board(game), load_equipment(game))
+    line, extent = (252.6, 235.0) if game == "carrom" else (0.0, 0.0)
+    hist = ShotHistory(np.array([7], np.int32), t, np.arange(len(t)), xy[None])
+    ctx = ShotContext(game=game, number=1, board=board, equipment=equip, kind_of={7: kind}, kind_share={7: 1.0},
+                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=t_trigger_s, frame_dt_s=1 / fps,
+                      placement_line_mm=line, placement_extent_mm=extent)
+    return find_losses(hist, ctx, np.array([kind], np.int8), np.array([radius_mm]), np.array([True]),
+                       float(t[-1]), ShotTuning(), run=run)
 
 
 def _run_from(t_start_s: float, origin: tuple[float, float] = (0.0, 0.0),
@@ -472,22 +481,13 @@ def test_cue_drawn_back_from_the_stroke_is_no_disc(back: bool, t_first: float, l
     behind where the striker stood, as it set off, moving back against the stroke are the cue (or
     the flicking finger): a disc the striker sets moving goes forward. The same pair moving forward,
     (a stroke the other way), or seen later in the shot, is a fast disc."""
-    from tracker.events._shot import ShotTuning
-    from tracker.events._shot_context import ShotContext
-    from tracker.events._shot_losses import find_losses
-
-    board, equip, fps = load_board("korona"), load_equipment("korona"), 60.0
+    fps = 60.0
     t = np.round(1.2 * fps + np.arange(30)) / fps
     k = int(round((t_first - 1.2) * fps))
-    xy = np.full((1, len(t), 2), np.nan)
-    xy[0, k : k + 2] = [(-319.7, 433.2), (-335.3, 443.5)]
-    hist = ShotHistory(np.array([24], np.int32), t, np.arange(len(t)), xy)
-    ctx = ShotContext(game="korona", number=1, board=board, equipment=equip, kind_of={24: 0}, kind_share={24: 1.0},
-                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=1.35, frame_dt_s=1 / fps,
-                      placement_line_mm=0.0, placement_extent_mm=0.0)
+    xy = np.full((len(t), 2), np.nan)
+    xy[k : k + 2] = [(-319.7, 433.2), (-335.3, 443.5)]
     run = _run_from(1.35, origin=(-298.2, 411.5), direction=(0.86, -0.52) if back else (-0.86, 0.52))
-    losses = find_losses(hist, ctx, np.array([0], np.int8), np.array([13.5]), np.array([True]), float(t[-1]),
-                         ShotTuning(), run=run)
+    losses = _one_track_losses("korona", 0, 13.5, t, xy, t_trigger_s=1.35, fps=fps, run=run)
     assert bool(losses) == lost
 
 
@@ -498,21 +498,12 @@ def test_two_sightings_running_onto_a_pockets_brink_went_in(towards: bool, gone:
     before it dropped in; too slow to count as a fast disc seen twice, it was never called pocketed.
     Two sightings that run on to a pocket's brink are the disc going in; the same two running away
     from the pocket are a passing false detection."""
-    from tracker.events._shot import ShotTuning
-    from tracker.events._shot_context import ShotContext
-    from tracker.events._shot_losses import find_losses
-
-    board, equip, fps = load_board("korona"), load_equipment("korona"), 60.0
+    fps = 60.0
     t = np.round(2.0 * fps + np.arange(40)) / fps
-    xy = np.full((1, len(t), 2), np.nan)
+    xy = np.full((len(t), 2), np.nan)
     a, b = (-386.1, -443.4), (-409.7, -443.0)
-    xy[0, [16, 18]] = [a, b] if towards else [b, a]
-    hist = ShotHistory(np.array([31], np.int32), t, np.arange(len(t)), xy)
-    ctx = ShotContext(game="korona", number=1, board=board, equipment=equip, kind_of={31: 0}, kind_share={31: 1.0},
-                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=1.35, frame_dt_s=1 / fps,
-                      placement_line_mm=0.0, placement_extent_mm=0.0)
-    losses = find_losses(hist, ctx, np.array([0], np.int8), np.array([12.5]), np.array([True]), float(t[-1]),
-                         ShotTuning())
+    xy[[16, 18]] = [a, b] if towards else [b, a]
+    losses = _one_track_losses("korona", 0, 12.5, t, xy, t_trigger_s=1.35, fps=fps)
     assert [loss.pocket for _, loss in losses] == ([gone] if gone else [])
     if gone:
         assert abs(losses[0][1].t_s - 2.314) <= 2.0 / fps
@@ -556,23 +547,14 @@ def test_cue_tip_following_the_cue_in_and_out_is_no_disc(came: bool, lost: bool)
     was struck, then was drawn back against the stroke and vanished over the N rail at 2.7 m/s: "a
     black off the board". A disc lies still before the stroke; one lying there that is then driven
     over the rail does leave."""
-    from tracker.events._shot import ShotTuning
-    from tracker.events._shot_context import ShotContext
-    from tracker.events._shot_losses import find_losses
-
-    board, equip, fps = load_board("korona"), load_equipment("korona"), 120.0
+    fps = 120.0
     t = np.round(17.5 * fps + np.arange(60)) / fps
-    xy = np.full((1, len(t), 2), np.nan)
+    xy = np.full((len(t), 2), np.nan)
     path = {17.533: (240.0, -421.0), 17.567: (198.0, -411.0), 17.6: (159.0, -402.0), 17.667: (138.0, -397.0),
             17.7: (125.0, -392.0), 17.733: (122.0, -392.0), 17.783: (138.0, -410.0), 17.792: (141.0, -415.0),
             17.808: (153.0, -424.0), 17.817: (152.0, -447.0)}
     for when, at in path.items():
-        xy[0, int(round((when - 17.5) * fps))] = at if came or when > 17.65 else (125.0, -392.0)
-    hist = ShotHistory(np.array([78], np.int32), t, np.arange(len(t)), xy)
-    ctx = ShotContext(game="korona", number=4, board=board, equipment=equip, kind_of={78: 1}, kind_share={78: 1.0},
-                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=17.65, frame_dt_s=1 / fps,
-                      placement_line_mm=0.0, placement_extent_mm=0.0)
+        xy[int(round((when - 17.5) * fps))] = at if came or when > 17.65 else (125.0, -392.0)
     run = _run_from(17.65, origin=(120.0, -393.0), direction=(-0.97, 0.23))
-    losses = find_losses(hist, ctx, np.array([1], np.int8), np.array([12.5]), np.array([True]), float(t[-1]),
-                         ShotTuning(), run=run)
+    losses = _one_track_losses("korona", 1, 12.5, t, xy, t_trigger_s=17.65, fps=fps, run=run)
     assert [loss.side for _, loss in losses] == (["N"] if lost else [])

@@ -97,8 +97,18 @@ class BoardGeometry:
     def against_cushion(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: discs (centres (N, 2) board mm, radii (N,) mm) touching the cushion or
         within a few mm of it."""
-        gap = self.half_mm - np.abs(np.asarray(xy_mm).reshape(-1, 2)).max(axis=1) - np.asarray(radius_mm)
-        return np.asarray(gap <= _CUSHION_GAP_MM)
+        return np.asarray(self._at_cushions(xy_mm, radius_mm).any(axis=1))
+
+    def _at_cushions(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+        """(N, 2) bool: discs (centres (N, 2) board mm, radii (N,) mm) against the cushion across x, y."""
+        gaps = self.half_mm - np.abs(np.asarray(xy_mm, np.float64).reshape(-1, 2)) - np.asarray(radius_mm)[:, None]
+        return np.asarray(gaps <= _CUSHION_GAP_MM)
+
+    def pocket_distance(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(N,) distance (mm) from each point (N, 2) board mm to the nearest pocket's centre."""
+        if len(xy_mm) == 0:
+            return np.zeros(0)
+        return np.asarray(np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1))
 
     def in_mouth(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: discs (centres (N, 2) board mm, nominal radii (N,) mm) in a pocket's mouth:
@@ -107,12 +117,9 @@ class BoardGeometry:
         it would drop in; the dark corner reads as one)."""
         xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
         r = np.asarray(radius_mm, np.float64)
-        if len(xy) == 0:
-            return np.zeros(0, bool)
-        d = np.linalg.norm(xy[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        d = self.pocket_distance(xy)
         over = (d < self.pocket_r_mm + r) & (d >= self.pocket_r_mm - _MOUTH_OVER * r)
-        gaps = self.half_mm - np.abs(xy) - r[:, None]
-        return np.asarray(over & ((gaps <= _CUSHION_GAP_MM).sum(axis=1) == 1))
+        return np.asarray(over & (self._at_cushions(xy, r).sum(axis=1) == 1))
 
     def on_print(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) share of the outline of each circle (centres (N, 2) board mm, radii (N,) mm) that
@@ -132,24 +139,19 @@ class BoardGeometry:
 
     def flags(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) uint8 `FrameDetections.FLAG_*` from position (over a pocket)."""
-        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1) if len(xy_mm) else np.zeros(0)
+        d = self.pocket_distance(xy_mm)
         return np.where(d < self.pocket_r_mm + 0.3 * self.man_r, FrameDetections.FLAG_OVER_POCKET, 0).astype(np.uint8)
 
     def near_pocket(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: a disc here may overlap a pocket hole."""
-        if len(xy_mm) == 0:
-            return np.zeros(0, bool)
-        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
-        return np.asarray(d < self.pocket_r_mm + self.striker_r)
+        return np.asarray(self.pocket_distance(xy_mm) < self.pocket_r_mm + self.striker_r)
 
     def is_pocket_hole(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: a circle centred on a pocket that is not man-sized: the hole itself (a disc
         cannot rest centred over the hole; a man passing over it still fits a man's radius).
         (Rejecting every circle centred within pocket radius - half its radius also drops the
         men the simulator rests partly over a pocket; measured, so not done.)"""
-        if len(xy_mm) == 0:
-            return np.zeros(0, bool)
-        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        d = self.pocket_distance(xy_mm)
         man_sized = np.abs(radius_mm - self.man_r) < 0.1 * self.man_r
         return np.asarray((d < 0.35 * self.pocket_r_mm) & ~man_sized)
 
@@ -167,9 +169,7 @@ class BoardGeometry:
             face_light: (N,) Lab lightness of the faces.
             surface_light: Lab lightness of the bare surface.
         """
-        if len(xy_mm) == 0:
-            return np.zeros(0, bool)
-        d = np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1)
+        d = self.pocket_distance(xy_mm)
         big = radius_mm > 0.5 * (self.man_r + self.striker_r)
         dark = face_light < _NET_LIGHT * surface_light
         return np.asarray((d < self.pocket_r_mm + 0.5 * self.striker_r) & big & dark)

@@ -255,12 +255,10 @@ class DetectorCore:
         # found only with faint edges: a light man's thin rim all round (issue #3), or a dark disc in a
         # pocket's mouth, its outline hidden by the hole and the cushion beside it (issue #7)
         faint = ref.clear < min_support
-        keep &= (
-            ~faint
-            | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim))
-            | camouflaged
-            | (geom.in_mouth(ref.xy_mm, nominal) & (kind == DiscKind.BLACK) & (ref.clear >= cfg.mouth_min_clear))
-        )
+        mouth = faint & (kind == DiscKind.BLACK) & (ref.clear >= cfg.mouth_min_clear)
+        if mouth.any():  # (the few that may be: the geometry only for them)
+            mouth[mouth] = geom.in_mouth(ref.xy_mm[mouth], nominal[mouth])
+        keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim)) | camouflaged | mouth
         if hands is not None and hands.any():
             on_hand = in_mask(ref.xy_mm, hands, self.maps)
             need = np.full(len(on_hand), cfg.hand_min_support)

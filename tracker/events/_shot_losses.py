@@ -47,7 +47,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                 float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])
                 or _onto_brink(p, ctx, tune))):
             continue
-        if (pair and _withdrawn(t, p, run, dt)) or _cue(t, p, run, dt):
+        if _cue(t, p, run, dt, pair=pair):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
         if len(cols) <= _FLICKER_MAX_OBS and _back_and_forth(p):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seed 1008)
@@ -71,8 +71,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             loss = _knocked_off(hist, int(row), float(t[-1]), p[-1] if v is None else p[-2], float(radius[row]), ctx,
                                 hitters=kinds == DiscKind.STRIKER)
         # (a disc last seen on the brink of a pocket went in; one followed on further is less sure)
-        brink = float(np.hypot(*(ctx.board.pockets_mm - p[-1]).T).min()) <= (
-            ctx.board.pocket_no_return_mm + tune.pocket_reach_mm)
+        brink = float(_past_brink(p[-1], ctx, tune).min()) <= 0.0
         if loss is not None and _continued(hist, int(row), t[-1], p[-1], v, first, n_obs, kinds, dt, tune,
                                            weak=not brink):
             loss = None  # the disc bounced and was picked up again as a new track
@@ -87,12 +86,19 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
     return out
 
 
+def _past_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> np.ndarray:
+    """(..., P) how far points `p` (..., 2) mm lie outside each pocket's brink (within reach of its
+    point of no return), mm: 0 or less on it."""
+    d = np.linalg.norm(np.asarray(p)[..., None, :] - ctx.board.pockets_mm, axis=-1)
+    return np.asarray(d - (ctx.board.pocket_no_return_mm + tune.pocket_reach_mm))
+
+
 def _onto_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> bool:
-    """Whether two sightings (2, 2) mm run on to a pocket's brink: the second within reach of the
-    pocket's point of no return, and nearer the pocket than the first."""
-    d = np.hypot(*(ctx.board.pockets_mm[:, None, :] - p[None]).T)  # (2, P)
+    """Whether two sightings (2, 2) mm run on to a pocket's brink: the second on it, and nearer the
+    pocket than the first."""
+    d = _past_brink(p, ctx, tune)  # (2, P)
     j = int(np.argmin(d[1]))
-    return bool(d[1, j] <= ctx.board.pocket_no_return_mm + tune.pocket_reach_mm and d[1, j] < d[0, j])
+    return bool(d[1, j] <= 0.0 and d[1, j] < d[0, j])
 
 
 def _steady_velocity(t: np.ndarray, p: np.ndarray, v: np.ndarray, dt: float) -> np.ndarray | None:
@@ -121,37 +127,31 @@ def _set_off_slack(dt: float) -> float:
     return max(_SET_OFF_SLACK_FRAMES * dt, _SET_OFF_SLACK_S)
 
 
-def _withdrawn(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) -> bool:
-    """Whether two sightings (times `t` (2,) s, centres `p` (2, 2) mm) are the cue or the flicking
-    finger drawn back as the stroke was played: seen first just as the striker set off on its
-    `run`, just behind where it stood, and moving back against the stroke. A disc the striker sets
-    moving goes forward."""
-    if run is None or abs(float(t[0]) - run.t_start_s) > _set_off_slack(dt):
-        return False
-    behind = float((p[0] - run.origin_mm) @ run.direction)
-    near = float(np.hypot(*(p[0] - run.origin_mm))) <= _WITHDRAWN_REACH_MM
-    return near and behind <= 0.0 and float((p[1] - p[0]) @ run.direction) < 0.0
-
-
 def _from_rest(p: np.ndarray) -> bool:
     """Whether a track's last step (centres `p` (K, 2) mm) was its first: it stood still before."""
     return len(p) >= 3 and float(np.hypot(*(p[-2] - p[-3]))) <= _STILL_STEP_MM
 
 
-def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float) -> bool:
-    """Whether a track's sightings (times `t` (K,) s, centres `p` (K, 2) mm) are the cue's tip: seen
-    coming up to where the striker stood as it set off on its `run`, and drawn back against the
-    stroke when last seen. A disc lies still before the stroke. Korona seed 1008 at 120 fps: the tip,
-    read as a dark disc, followed the cue in and out and "left the board" over the player's rail."""
-    if run is None or len(t) < 3:
+def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float, *, pair: bool) -> bool:
+    """Whether a track's sightings (times `t` (K,) s, centres `p` (K, 2) mm) are the cue's tip or the
+    flicking finger drawn back as the stroke was played: last seen moving against the stroke, and at
+    the striker as it set off on its `run`. Either a `pair` of sightings seen first just then, just
+    behind where the striker stood (korona seed 1007: the tip read as a light disc "pocketed"), or a
+    track seen coming up to it before (korona seed 1008: the tip read as a dark disc followed the cue
+    in and out and "left the board" over the player's rail). A disc lies still before the stroke,
+    and one the striker sets moving goes forward."""
+    if run is None or len(t) < 2 or float((p[-1] - p[-2]) @ run.direction) >= 0.0:
         return False
-    before = (t >= run.t_start_s - _CUE_APPROACH_S) & (t <= run.t_start_s + _set_off_slack(dt))
+    slack, origin = _set_off_slack(dt), run.origin_mm
+    if len(t) == 2:
+        behind = float((p[0] - origin) @ run.direction) <= 0.0
+        near = float(np.hypot(*(p[0] - origin))) <= _WITHDRAWN_REACH_MM
+        return pair and abs(float(t[0]) - run.t_start_s) <= slack and near and behind
+    before = (t >= run.t_start_s - _CUE_APPROACH_S) & (t <= run.t_start_s + slack)
     if before.sum() < 2:
         return False
-    a, b = p[before][0], p[before][-1]
-    d_a, d_b = float(np.hypot(*(a - run.origin_mm))), float(np.hypot(*(b - run.origin_mm)))
-    came = d_a - d_b >= _CUE_CAME_MM and d_b <= _WITHDRAWN_REACH_MM
-    return came and float((p[-1] - p[-2]) @ run.direction) < 0.0
+    d_a, d_b = (float(np.hypot(*(q - origin))) for q in p[before][[0, -1]])
+    return d_a - d_b >= _CUE_CAME_MM and d_b <= _WITHDRAWN_REACH_MM
 
 
 def _back_and_forth(p: np.ndarray) -> bool:

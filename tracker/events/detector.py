@@ -159,6 +159,11 @@ class EventDetector:
         """The frame interval (smallest of the last few), s."""
         return min(self._dts) if self._dts else 1.0 / 30.0
 
+    @property
+    def _stand_span(self) -> int:
+        """Frames between two sightings of a disc standing (`_STAND_S`, at least one)."""
+        return max(int(round(_STAND_S / self.frame_dt_s)), 1)
+
     def _mark_hidden(self, tracks: Tracks, occluded: OcclusionTest) -> None:
         if self._hidden:
             self._hidden.difference_update(tracks.ids[tracks.seen].tolist())
@@ -218,8 +223,8 @@ class EventDetector:
         if c_rows.size:  # ... and moving away from the striker, if it was seen standing a moment ago
             c_rows = self._away_from_striker(tracks, c_rows, fast)
         if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
-            span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
-            still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows], span=span)
+            still = stood_behind(tracks.hist_xy_mm[c_rows], tracks.xy_mm[c_rows], tracks.vel_mm_s[c_rows],
+                                 span=self._stand_span)
             still &= tracks.t_s - tracks.seen_since_s[c_rows] >= _COIN_SEEN_S
             fast[c_rows[~still]] = False
         # a struck striker that vanishes at once (blurred at a low frame rate) confirms its own first
@@ -291,8 +296,7 @@ class EventDetector:
             standing = standing[still]
         if not standing.size:
             return rows
-        span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
-        origin = where_it_stood(tracks.hist_xy_mm[rows], tracks.xy_mm[rows], span=span)
+        origin = where_it_stood(tracks.hist_xy_mm[rows], tracks.xy_mm[rows], span=self._stand_span)
         rel = origin[:, None, :] - tracks.xy_mm[standing][None, :, :]  # (R, S, 2) from the striker
         away = ((rel * tracks.vel_mm_s[rows][:, None, :]).sum(axis=2) > 0.0).any(axis=1)
         fast[rows[~away]] = False
@@ -331,7 +335,7 @@ class EventDetector:
         band = half_band + _LINE_NOISE_MM
         hist, xy, vel = tracks.hist_xy_mm[rows], tracks.xy_mm[rows], tracks.vel_mm_s[rows]
         # standing: still over ~50 ms (a slow striker at 120 fps moves less than the noise per frame)
-        span = max(int(round(_STAND_S / self.frame_dt_s)), 1)
+        span = self._stand_span
         origin = where_it_stood(hist, xy, span=span)
         # where it stood counts only if it came from there (not picked up there and put down here)
         came = is_behind(origin, xy, vel)

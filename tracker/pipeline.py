@@ -75,6 +75,9 @@ class PipelineConfig:
             base line, or its knuckles and fingertips, look like a disc, while a disc under a hand
             is hidden, not seen.
         hand_ring_radii: radius of that ring in disc radii.
+        hand_side_score: a detection of at least this score whose ring is hidden only on one side
+            (the hidden points all on one half of it) is kept (above 1: never): a disc the
+            fingers touch, the striker held at the base line before the stroke.
     """
 
     detector: DetectorConfig | None = None
@@ -85,6 +88,7 @@ class PipelineConfig:
     min_score: float = 0.0
     hand_ring_frac: float = 0.33
     hand_ring_radii: float = 2.2
+    hand_side_score: float = 0.7
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_occluded_fraction <= 1.0:
@@ -122,10 +126,12 @@ class FrameResult:
 
 
 _RING = np.stack([np.cos(np.arange(12) * np.pi / 6), np.sin(np.arange(12) * np.pi / 6)], axis=1)
+# (12, 6) the ring's halves: six points in a row from each
+_HALVES = (np.arange(12)[:, None] + np.arange(6)[None, :]) % 12
 
 
 def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.ndarray], radius_mm: np.ndarray,
-               *, radii: float, frac: float) -> np.ndarray:
+               *, radii: float, frac: float, side_score: float = np.inf) -> np.ndarray:
     """(N,) bool: detections whose surroundings a hand hides for at least `frac` of a ring.
 
     Args:
@@ -134,6 +140,8 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
         radius_mm: (4,) disc radius by kind, mm.
         radii: ring radius in disc radii.
         frac: share of the 12 ring points that must be hidden.
+        side_score: detections of at least this score hidden only on one side are not (a hand
+            beside a disc, not round it).
     """
     if len(dets) == 0 or dets.xy_board is None or frac >= 1.0:
         return np.zeros(len(dets), bool)
@@ -141,7 +149,9 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     pts = dets.xy_board.astype(np.float64)[:, None, :] + r[:, None, None] * _RING[None]
     hidden = np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(dets), -1)
     covered: np.ndarray = hidden.sum(axis=1) / hidden.shape[1] >= frac - 1e-9  # (the share: what `mean` gives)
-    return covered
+    # one side only: half the ring's points in a row clear
+    side = (~hidden[:, _HALVES].any(axis=2)).any(axis=1)
+    return covered & ~(side & (dets.score >= side_score))
 
 
 def default_detector_config(game: str) -> DetectorConfig:
@@ -263,7 +273,7 @@ class Pipeline:
         cfg = self.config
         if cfg.hand_ring_frac < 1.0 and len(dets) and detection.occluded_fraction > 0.0:
             dets = dets[~under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
-                                    frac=cfg.hand_ring_frac)]
+                                    frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score)]
         # (only when they differ: re-validating the detections costs time every frame)
         if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)

@@ -11,10 +11,11 @@ from tracker.pipeline import Pipeline, PipelineConfig
 
 
 class _StubDetection:
-    def __init__(self, xy: list[tuple[float, float]], kinds: list[int], occluded_fraction: float = 0.0) -> None:
+    def __init__(self, xy: list[tuple[float, float]], kinds: list[int], occluded_fraction: float = 0.0,
+                 score: float = 0.9) -> None:
         a = np.array(xy, np.float32).reshape(-1, 2)
         self.discs = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
-                                     np.full(len(a), 0.9, np.float32), xy_board=a)
+                                     np.full(len(a), score, np.float32), xy_board=a)
         self.occluded_fraction = occluded_fraction
 
     def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray:
@@ -66,13 +67,17 @@ class _HandDetection(_StubDetection):
 
 
 @pytest.mark.parametrize(
-    ("xy", "kept"),
-    [((20.0, 290.0), False), ((0.0, 230.0), False), ((0.0, 175.0), True), ((0.0, 0.0), True), ((0.0, 430.0), True)],
-    ids=["inside-hand", "mostly-in-hand", "beside-hand", "far", "beyond-hand"],
+    ("xy", "score", "kept"),
+    [((20.0, 290.0), 0.9, False), ((0.0, 230.0), 0.9, False), ((0.0, 200.0), 0.9, True), ((0.0, 200.0), 0.6, False),
+     ((0.0, 175.0), 0.6, True), ((0.0, 0.0), 0.6, True), ((0.0, 430.0), 0.6, True)],
+    ids=["inside-hand", "mostly-in-hand", "fingers-touch-clear-disc", "fingers-touch-faint-disc", "beside-hand", "far",
+         "beyond-hand"],
 )
-def test_detections_inside_a_hand_are_ignored(xy: tuple[float, float], kept: bool) -> None:
+def test_detections_inside_a_hand_are_ignored(xy: tuple[float, float], score: float, kept: bool) -> None:
+    # (a disc the fingers touch, the hand hiding 5 of 12 ring points all on one side: a clear outline
+    # is the striker held at the base line, a faint one a fingertip)
     pipe = Pipeline(None)
-    res = pipe.process_detection(_HandDetection([xy], [3], occluded_fraction=0.05), 1.0)
+    res = pipe.process_detection(_HandDetection([xy], [3], occluded_fraction=0.05, score=score), 1.0)
     assert res.board_ok and len(res.detections) == int(kept)
     off = Pipeline(None, config=PipelineConfig(hand_ring_frac=1.0))
     assert len(off.process_detection(_HandDetection([xy], [3], occluded_fraction=0.05), 1.0).detections) == 1

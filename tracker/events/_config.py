@@ -20,7 +20,8 @@ class EventConfig:
         rest_disp_mm: a disc whose observations stayed within this distance over `motion_window_s` is at rest.
         motion_window_s: time over which rest is judged (longer = less noise).
         start_speed_mm_s: a disc moving faster than this between shots starts a shot ...
-        start_disp_mm: ... if it also moved this far from where it stood.
+        start_disp_mm: ... and its speed takes it half this far in a frame (at 120 fps a slower step is
+            hardly above the noise).
         confirm_s: ... and motion (or the disc vanishing) is seen again within this time.
         striker_lead_s: a striker seen moving between shots starts one only if, at its speed, it
             left its placement line at most this long ago (it is hidden under the hand only briefly).

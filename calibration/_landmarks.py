@@ -16,24 +16,19 @@ import cv2
 import numpy as np
 
 from calibration.geometry import apply_homography
-from tracker.specs import BoardSpec
+from tracker.specs import BoardSpec, base_circle_pattern
 
 __all__ = ["base_circle_slots", "circles_homography", "mirror_side"]
 
 
 def base_circle_slots(spec: BoardSpec) -> np.ndarray:
-    """(8, 2) nominal base-circle centres, board mm, in `_slots` order.
+    """(8, 2) nominal base-circle centres, board mm, in `base_circle_pattern` order.
 
     >>> from tracker.specs import load_board
     >>> base_circle_slots(load_board("carrom"))[:2].round(1).tolist()
     [[-219.1, -252.6], [219.1, -252.6]]
     """
-    return _slots(*spec.base_circle_centre_mm)
-
-
-def _slots(a: float, b: float) -> np.ndarray:
-    """(8, 2): N side left, right; E side top, bottom; S right, left; W bottom, top."""
-    return np.array([[-a, -b], [a, -b], [b, -a], [b, a], [a, b], [-a, b], [-b, a], [-b, -a]])
+    return base_circle_pattern(*spec.base_circle_centre_mm)
 
 
 def _red_blobs(lab: np.ndarray, surface_lab: np.ndarray, area_px: tuple[float, float]) -> np.ndarray:
@@ -71,14 +66,14 @@ def circles_homography(lab: np.ndarray, surface_lab: np.ndarray, spec: BoardSpec
     ns = np.isin(slot[ok], (0, 1, 4, 5))
     H = np.eye(3)
     for _ in range(4):  # boards place their circles differently: fit the pattern's a and b too
-        fit, _ = cv2.findHomography(_slots(a, b)[slot[ok]], blobs[ok], 0)
+        fit, _ = cv2.findHomography(base_circle_pattern(a, b)[slot[ok]], blobs[ok], 0)
         if fit is None:
             return None
         H = np.asarray(fit, np.float64)
         mm = np.abs(apply_homography(np.linalg.inv(H), blobs[ok]))
         along, across = np.where(ns, mm[:, 0], mm[:, 1]), np.where(ns, mm[:, 1], mm[:, 0])
         a, b = float(along.mean()), float(across.mean())
-    err = np.linalg.norm(apply_homography(H, _slots(a, b)[slot[ok]]) - blobs[ok], axis=1)
+    err = np.linalg.norm(apply_homography(H, base_circle_pattern(a, b)[slot[ok]]) - blobs[ok], axis=1)
     return None if err.max() > 8.0 * scale else H
 
 

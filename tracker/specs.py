@@ -118,6 +118,27 @@ class BoardSpec:
         r = self.base_circle_diameter_mm / 2.0
         return self.base_line_length_mm / 2.0 - r, self.half_mm - self.base_line_outer_from_edge_mm - r
 
+    @property
+    def base_circle_centres_mm(self) -> np.ndarray:
+        """(8, 2) the base circles' centres, board mm, in `base_circle_pattern` order; (0, 2) on a
+        board without them.
+
+        >>> load_board("carrom").base_circle_centres_mm[:2].round(1).tolist()
+        [[-219.1, -252.6], [219.1, -252.6]]
+        >>> load_board("korona").base_circle_centres_mm.shape
+        (0, 2)
+        """
+        if self.base_circle_diameter_mm <= 0:
+            return np.zeros((0, 2))
+        return base_circle_pattern(*self.base_circle_centre_mm)
+
+
+def base_circle_pattern(a: float, b: float) -> np.ndarray:
+    """(8, 2) base-circle centres, board mm, of circles `a` along and `b` across from the centre
+    (see `BoardSpec.base_circle_centre_mm`): N side left, right; E side top, bottom; S right, left;
+    W bottom, top."""
+    return np.array([[-a, -b], [a, -b], [b, -a], [b, a], [a, b], [-a, b], [-b, a], [-b, -a]])
+
 
 @dataclass(frozen=True, slots=True)
 class EquipmentSpec:

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration._landmarks import _slots, base_circle_slots, circles_homography, mirror_side
+from calibration._landmarks import base_circle_slots, circles_homography, mirror_side
 from calibration.geometry import apply_homography
-from tracker.specs import load_board
+from tracker.specs import base_circle_pattern, load_board
 
 SPEC = load_board("carrom")
 SURFACE_LAB = np.array([200.0, 133.0, 150.0])
@@ -46,7 +46,7 @@ def test_slots_are_symmetric() -> None:
 )
 def test_pattern_gives_centre_and_mirror(tilt: float, a: float, b: float, hidden: int | None) -> None:
     true = _view(tilt)
-    circles = _slots(a, b)
+    circles = base_circle_pattern(a, b)
     if hidden is not None:
         circles = np.delete(circles, hidden, axis=0)
     lab = _picture(true, circles)
@@ -65,5 +65,5 @@ def test_pattern_gives_centre_and_mirror(tilt: float, a: float, b: float, hidden
 
 
 def test_too_few_circles_is_none() -> None:
-    lab = _picture(_view(0.0), _slots(219.1, 252.6)[:4])
+    lab = _picture(_view(0.0), base_circle_pattern(219.1, 252.6)[:4])
     assert circles_homography(lab, SURFACE_LAB, SPEC, np.array([15.0, 10.0, 625.0, 630.0])) is None

@@ -367,17 +367,19 @@ def test_disc_lost_beside_a_pocket_and_picked_up_again(frames_lost: int, pockete
     assert [loss.pocket for _, loss in losses] == (["NE"] if pocketed else [])
 
 
-@pytest.mark.parametrize(("path", "gone"), [("back-and-forth", None), ("straight", "E")])
+@pytest.mark.parametrize(("path", "gone"), [("back-and-forth", None), ("one-then-the-other", None), ("straight", "E")])
 def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str | None) -> None:
     """Seed 1008 at 120 fps: as the striker passed the SE base circles, each was read as a queen
     now and then; the tracker joined the sightings into one track that jumped between them and
-    vanished, "leaving the board over the E cushion" at 4 m/s. A disc seen three times on a straight
-    fast flight towards that cushion does leave."""
+    vanished, "leaving the board over the E cushion" at 4 m/s. Seed 2008: each read once, a frame
+    apart. A disc seen three times on a straight fast flight towards that cushion does leave."""
     fps = 120.0
     t = 16.95 + np.arange(12) / fps
     xy = np.full((len(t), 2), np.nan)
     a, b = np.array([253.5, 219.6]), np.array([219.6, 253.6])  # two base circles' centres
-    xy[4:7] = [a, b, a + (0.0, 0.1)] if path == "back-and-forth" else [a + (34.0 * k, 0.0) for k in (-2, -1, 0)]
+    paths = {"back-and-forth": [a, b, a + (0.0, 0.1)], "one-then-the-other": [b + (-0.2, -0.5), a + (-0.2, -0.3)],
+             "straight": [a + (34.0 * k, 0.0) for k in (-2, -1, 0)]}
+    xy[4 : 4 + len(paths[path])] = paths[path]
     losses = _one_track_losses("carrom", 2, 15.9, t, xy, t_trigger_s=16.75, fps=fps)
     assert [loss.side for _, loss in losses] == ([gone] if gone else [])
 

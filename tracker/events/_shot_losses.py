@@ -49,8 +49,9 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             continue
         if _cue(t, p, run, dt, pair=pair):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
-        if len(cols) <= _FLICKER_MAX_OBS and _back_and_forth(p):
-            continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seed 1008)
+        if len(cols) <= _FLICKER_MAX_OBS and (_back_and_forth(p)
+                                              or _on_base_circles(p, ctx.board.base_circle_centres_mm)):
+            continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seeds 1008, 2008)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
@@ -163,6 +164,16 @@ def _back_and_forth(p: np.ndarray) -> bool:
     # furthest it went from sighting i before sighting j, over the sightings m in between
     away = np.where((i < m) & (m < j), d[:, None, :], 0.0).max(axis=2)
     return bool(((d <= _SAME_SPOT_MM) & (away >= _FLICKER_JUMP_MM)).any())
+
+
+def _on_base_circles(p: np.ndarray, centres: np.ndarray) -> bool:
+    """Sightings (K, 2) mm each on a base circle's centre (`centres` (C, 2) mm): the printed circles
+    read as a disc in turn (carrom seed 2008 at 120 fps: seen once on each of the two by the SE
+    corner, a frame apart, a "white" flying off over the E cushion at 4 m/s)."""
+    if len(centres) == 0:
+        return False
+    d = np.hypot(*(p[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))  # (K, C)
+    return bool((d.min(axis=1) <= _SAME_SPOT_MM).all())
 
 
 def _straight_flight(t: np.ndarray, p: np.ndarray, dt: float, tune: ShotTuning) -> bool:

@@ -18,17 +18,7 @@ import numpy as np
 from calibration.geometry import apply_homography
 from tracker.specs import BoardSpec, base_circle_pattern
 
-__all__ = ["base_circle_slots", "circles_homography", "mirror_side"]
-
-
-def base_circle_slots(spec: BoardSpec) -> np.ndarray:
-    """(8, 2) nominal base-circle centres, board mm, in `base_circle_pattern` order.
-
-    >>> from tracker.specs import load_board
-    >>> base_circle_slots(load_board("carrom"))[:2].round(1).tolist()
-    [[-219.1, -252.6], [219.1, -252.6]]
-    """
-    return base_circle_pattern(*spec.base_circle_centre_mm)
+__all__ = ["circles_homography", "mirror_side"]
 
 
 def _red_blobs(lab: np.ndarray, surface_lab: np.ndarray, area_px: tuple[float, float]) -> np.ndarray:
@@ -78,7 +68,7 @@ def circles_homography(lab: np.ndarray, surface_lab: np.ndarray, spec: BoardSpec
 
 
 def _assign_slots(blobs: np.ndarray, centre: np.ndarray) -> np.ndarray:
-    """(K,) slot index (see `base_circle_slots`) of each blob, -1 when ambiguous.
+    """(K,) slot index (see `base_circle_pattern`) of each blob, -1 when ambiguous.
 
     The quadrant around `centre` gives the corner; of the two circles by a corner the one
     further out along y belongs to the N or S side, the other to the E or W side.

@@ -101,6 +101,8 @@ class PipelineConfig:
             raise ConfigError(f"PipelineConfig.hand_ring_frac={self.hand_ring_frac} outside (0, 1]")
         if not 1.0 <= self.hand_ring_radii <= 10.0:
             raise ConfigError(f"PipelineConfig.hand_ring_radii={self.hand_ring_radii} outside [1, 10]")
+        if not self.hand_side_score >= 0.0:
+            raise ConfigError(f"PipelineConfig.hand_side_score={self.hand_side_score} is negative")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +152,8 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     hidden = np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(dets), -1)
     covered: np.ndarray = hidden.sum(axis=1) / hidden.shape[1] >= frac - 1e-9  # (the share: what `mean` gives)
     # one side only: half the ring's points in a row clear
-    side = (~hidden[:, _HALVES].any(axis=2)).any(axis=1)
-    return covered & ~(side & (dets.score >= side_score))
+    side = np.any(~np.any(hidden[:, _HALVES], axis=2), axis=1)
+    return np.asarray(covered & ~(side & (dets.score >= side_score)))
 
 
 def default_detector_config(game: str) -> DetectorConfig:

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration._landmarks import base_circle_slots, circles_homography, mirror_side
+from calibration._landmarks import circles_homography, mirror_side
 from calibration.geometry import apply_homography
 from tracker.specs import base_circle_pattern, load_board
 
@@ -34,7 +34,7 @@ def _view(tilt: float) -> np.ndarray:
 
 
 def test_slots_are_symmetric() -> None:
-    slots = base_circle_slots(SPEC)
+    slots = SPEC.base_circle_centres_mm
     assert np.allclose(slots.sum(axis=0), 0.0)
     assert np.allclose(np.sort(np.abs(slots[:, ::-1]), axis=0), np.sort(np.abs(slots), axis=0))
 

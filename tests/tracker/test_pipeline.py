@@ -55,6 +55,8 @@ def test_config_validation() -> None:
     with pytest.raises(ConfigError):
         PipelineConfig(hand_ring_frac=0.0)
     with pytest.raises(ConfigError):
+        PipelineConfig(hand_side_score=-0.1)
+    with pytest.raises(ConfigError):
         Pipeline(None, game="carrom", equipment="korona")
 
 

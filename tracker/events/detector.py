@@ -159,10 +159,14 @@ class EventDetector:
         """The frame interval (smallest of the last few), s."""
         return min(self._dts) if self._dts else 1.0 / 30.0
 
+    def _frames(self, span_s: float, least: int) -> int:
+        """Frames in `span_s` seconds at the current frame rate, at least `least`."""
+        return max(int(round(span_s / self.frame_dt_s)), least)
+
     @property
     def _stand_span(self) -> int:
         """Frames between two sightings of a disc standing (`_STAND_S`, at least one)."""
-        return max(int(round(_STAND_S / self.frame_dt_s)), 1)
+        return self._frames(_STAND_S, 1)
 
     def _mark_hidden(self, tracks: Tracks, occluded: OcclusionTest) -> None:
         if self._hidden:
@@ -185,7 +189,7 @@ class EventDetector:
     def _rest_state(self, tracks: Tracks) -> tuple[np.ndarray, np.ndarray]:
         """(at rest (M,) bool, observations in the window (M,)) from the tracker's history ring."""
         hist = tracks.hist_xy_mm
-        w = int(min(max(round(self.config.motion_window_s / self.frame_dt_s), 2), hist.shape[1] - 1))
+        w = min(self._frames(self.config.motion_window_s, 2), hist.shape[1] - 1)
         win = hist[:, -w - 1:, :]
         diff = np.abs(win - hist[:, -1:, :])
         n_obs = np.isfinite(win[:, :, 0]).sum(axis=1)
@@ -288,7 +292,7 @@ class EventDetector:
         lately = tracks.t_s - tracks.last_t_s <= _FRESH_S
         standing = np.flatnonzero((tracks.kind == _STRIKER) & tracks.confirmed & lately)
         if standing.size:  # ... standing: every sighting over that time within a few mm of the last
-            k = int(min(max(round(_FRESH_S / self.frame_dt_s), 2), tracks.hist_xy_mm.shape[1]))
+            k = min(self._frames(_FRESH_S, 2), tracks.hist_xy_mm.shape[1])
             recent = tracks.hist_xy_mm[standing, -k:, :]
             off = np.hypot(*(recent - tracks.xy_mm[standing][:, None, :]).T).T  # (S, k), NaN: not seen
             seen = np.isfinite(off)

@@ -36,6 +36,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
     seen = np.isfinite(hist.xy_mm[..., 0])
     first = np.argmax(seen, axis=1)
     n_obs = seen.sum(axis=1)
+    prints = ctx.board.base_circle_centres_mm
     for row in np.flatnonzero(candidates):  # the few discs that vanished, once per shot
         cols, t, p = hist.observations(int(row))
         # a passing false detection is not a disc; two in consecutive frames (or one missed between)
@@ -49,8 +50,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             continue
         if _cue(t, p, run, dt, pair=pair):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
-        if len(cols) <= _FLICKER_MAX_OBS and (_back_and_forth(p)
-                                              or _on_base_circles(p, ctx.board.base_circle_centres_mm)):
+        if len(cols) <= _FLICKER_MAX_OBS and (_back_and_forth(p) or _on_base_circles(p, prints)):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seeds 1008, 2008)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
@@ -172,7 +172,7 @@ def _on_base_circles(p: np.ndarray, centres: np.ndarray) -> bool:
     corner, a frame apart, a "white" flying off over the E cushion at 4 m/s)."""
     if len(centres) == 0:
         return False
-    d = np.hypot(*(p[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))  # (K, C)
+    d = np.linalg.norm(p[:, None, :] - centres[None, :, :], axis=2)  # (K, C)
     return bool((d.min(axis=1) <= _SAME_SPOT_MM).all())
 
 

@@ -164,3 +164,21 @@ def test_a_striker_seen_again_was_not_lost() -> None:
     assert got is None
     kinds[1] = DiscKind.WHITE  # no other striker: the generic answer stands
     assert korona_loss(generic, hist, 0, kinds, None, board=BOARD, equipment=EQ, frame_dt_s=1 / 30) == generic
+
+
+_SE_BRINK = (float(BOARD.pockets_mm[2][0]) - 28.0, BOARD.half_mm - R_C)  # 33 mm from the SE pocket's centre
+
+
+@pytest.mark.parametrize("hit", [False, True], ids=["untouched", "run-into"])
+def test_a_disc_resting_on_a_pocket_brink_went_in_only_when_hit(hit: bool) -> None:
+    """The generic rule calls a disc last seen on a pocket's brink pocketed, however it moved. A disc
+    at rest there, half over the hole, is easily lost from sight where it lies (seed 1008 at 120 fps):
+    untouched, it is still there; run into as it vanished, it went in."""
+    tracks = {1: _rest(_SE_BRINK, 5) + NONE8}
+    if hit:  # along the S rail at 1200 mm/s, touching-close in frame 4
+        tracks[2] = _moving((_SE_BRINK[0] - 190.0, _SE_BRINK[1]), (1200.0, 0.0), 6) + [None] * 7
+    hist = _history(tracks)
+    kinds = np.full(len(hist.ids), W, np.int8)
+    generic = Loss("SE", None, 1.0 + 4 / 30)
+    got = korona_loss(generic, hist, hist.row_of(1), kinds, None, board=BOARD, equipment=EQ, frame_dt_s=1 / 30)
+    assert got == (generic if hit else None)

@@ -182,3 +182,20 @@ def test_a_disc_resting_on_a_pocket_brink_went_in_only_when_hit(hit: bool) -> No
     generic = Loss("SE", None, 1.0 + 4 / 30)
     got = korona_loss(generic, hist, hist.row_of(1), kinds, None, board=BOARD, equipment=EQ, frame_dt_s=1 / 30)
     assert got == (generic if hit else None)
+
+
+@pytest.mark.parametrize("taken_up", [False, True], ids=["nothing-ahead", "neighbour-track-ahead"])
+def test_a_disc_seen_moving_once_is_looked_for_on_its_way(taken_up: bool) -> None:
+    """A man seen moving once, just after it was hit, is followed on at an assumed speed (its one
+    step from rest says little); here that takes it into the NE pocket. A disc seen on its way a few
+    frames on, where none lay before, is it going on under another track (the neighbour's track in
+    its row jumping to it; seed 1001 at 60 fps): not lost."""
+    neighbour = _rest((250.0, Y_N), 7)
+    neighbour += [None, (330.0, Y_N + 4.0)] + _rest((336.0, Y_N + 5.0), 4) if taken_up else _rest((250.0, Y_N), 6)
+    hist = _history({1: _rest((300.0, Y_N), 5) + [(307.0, Y_N + 1.0)] + [None] * 7, 2: neighbour})
+    kinds = np.full(len(hist.ids), W, np.int8)
+    got = korona_loss(None, hist, hist.row_of(1), kinds, None, board=BOARD, equipment=EQ, frame_dt_s=1 / 30)
+    if taken_up:
+        assert got is None
+    else:
+        assert got is not None and got.pocket == "NE"

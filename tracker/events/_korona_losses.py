@@ -92,13 +92,45 @@ def korona_loss(loss: Loss | None, hist: ShotHistory, row: int, kinds: np.ndarra
         return None  # the last observation stands alone (a stray detection on the track)
     if _is_still(t, p, len(t) - 2) and gap_s <= 2.5 * frame_dt_s:
         # seen moving once, just after it was hit: the step from rest says little about its speed
-        speed = max(_ASSUMED_MM_S[bool(kinds[row] == DiscKind.STRIKER)], float(np.hypot(*v_step)))
+        striker = bool(kinds[row] == DiscKind.STRIKER)
+        speed = max(_ASSUMED_MM_S[striker], float(np.hypot(*v_step)))
+        if not striker and _seen_ahead(hist, row, kinds, int(cols[-1]), v_step, speed, r, frame_dt_s):
+            return None
         return classify_loss(p[-1], v_step / max(float(np.hypot(*v_step)), 1e-9) * speed, float(t[-1]), r,
                              board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0, min_off_speed_mm_s=0.0)
     if v_mm_s is None:  # seen moving, but not in two frames running: the last step's velocity
         return classify_loss(p[-1], v_step, float(t[-1]), r, board, horizon_s=_HORIZON_FRAMES * frame_dt_s,
                              pocket_reach_mm=_POCKET_REACH_MM, min_off_speed_mm_s=_OFF_SPEED_MM_S)
     return None  # seen moving over several frames: the generic rule's answer stands
+
+
+def _seen_ahead(hist: ShotHistory, row: int, kinds: np.ndarray, k0: int, v_mm_s: np.ndarray, speed_mm_s: float,
+                radius_mm: float, frame_dt_s: float) -> bool:
+    """Whether a disc is seen on the way of the disc of `row` (last seen in column `k0`, heading
+    along `v_mm_s` (2,), at most at `speed_mm_s`) within a few frames, where no disc lay before:
+    it went on, under another track (seed 1001 at 60 fps: a man knocked along the N rail by the
+    striker, taken up a few frames on by the track of its neighbour in the row)."""
+    t0, p0 = float(hist.t_s[k0]), hist.xy_mm[row, k0]
+    after = np.flatnonzero((hist.t_s > t0 + 1e-9) & (hist.t_s <= t0 + _TAKEN_UP_FRAMES * frame_dt_s + 1e-9))
+    before = (hist.t_s > t0 - 2.5 * frame_dt_s) & (hist.t_s <= t0 + 1e-9)
+    others = kinds != DiscKind.STRIKER
+    others[row] = False
+    q = hist.xy_mm[others][:, after]  # (M, A, 2), NaN where unseen
+    u = v_mm_s / max(float(np.hypot(*v_mm_s)), 1e-9)
+    rel = q - p0
+    along = rel @ u
+    across = np.abs(rel[..., 0] * u[1] - rel[..., 1] * u[0])
+    reach = speed_mm_s * (hist.t_s[after] - t0) + radius_mm
+    ahead = (along > 0.0) & (along <= reach) & (across <= radius_mm)  # (NaN: not ahead)
+    if not ahead.any():
+        return False
+    was = np.delete(hist.xy_mm[:, before], row, axis=0).reshape(-1, 2)
+    was = was[np.isfinite(was[:, 0])]
+    spots = q[ahead]
+    if len(was) == 0:
+        return True
+    gap = np.hypot(*(spots[:, None, :] - was[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return bool((gap > radius_mm).any())
 
 
 def _is_still(t_s: np.ndarray, p_mm: np.ndarray, k: int) -> bool:

@@ -10,6 +10,9 @@ import numpy as np
 
 __all__ = ["colour_distance", "fit_line", "intersect_lines", "search_edges"]
 
+# how much of the picture must show beyond a rise (past the smoothing) for it to hold
+SEEN_PX = 2.0
+
 
 def colour_distance(lab: np.ndarray, ref_lab: np.ndarray, *, l_weight: float = 0.5) -> np.ndarray:
     """Weighted Lab distance of every pixel (..., 3) from `ref_lab` (3,); float32 (...)."""
@@ -31,12 +34,14 @@ def search_edges(
     t_range: tuple[float, float] = (0.08, 0.92),
     min_step: float = 6.0,
     inner_px: float | None = None,
+    hold_px: float = 0.0,
 ) -> np.ndarray:
     """Find where the surface colour ends along normals of the segment p0 -> p1.
 
     The profile is the colour distance from the surface colour; the edge is the first strong
     rise going outwards (so a thin inner-face band beyond the surface does not pull the
-    edge outwards), located to sub-pixel by a parabola through the gradient peak.
+    edge outwards) that the profile holds (a printed line near the edge rises and falls back),
+    located to sub-pixel by a parabola through the gradient peak.
 
     Args:
         image_bgr: the full image, uint8 (H, W, 3).
@@ -49,6 +54,8 @@ def search_edges(
         t_range: part of the segment searched (skips the pockets at the corners).
         min_step: minimum colour rise (Lab units) across the edge.
         inner_px: how far inside the segment the search starts (default `half_width_px`).
+        hold_px: a rise must hold this far out; one that falls back to the surface colour for
+            half of it sooner is a printed line, not the edge (0: no test).
 
     Returns:
         (M, 2) float64 edge points, M <= n (normals without a clear edge are dropped).
@@ -66,11 +73,16 @@ def search_edges(
     prof = cv2.blur(prof, (2 * k + 1, 1), borderType=cv2.BORDER_REPLICATE)
     grad = np.zeros_like(prof)
     grad[:, 1:-1] = (prof[:, 2:] - prof[:, :-2]) * 0.5
-    gmax = grad.max(axis=1)
+    top = np.zeros(grad.shape, bool)
+    top[:, 1:-1] = (grad[:, 1:-1] > 0) & (grad[:, 1:-1] >= grad[:, :-2]) & (grad[:, 1:-1] >= grad[:, 2:])
+    if hold_px > 0:
+        # a line printed near the edge (korona's rail-zone line) rises and falls back to the
+        # surface colour at once; the frame beyond the edge holds (further out, a worn frame or
+        # the floor may come back near the surface colour)
+        top &= _holds_rise(prof, inside, min_step, hold_px / step_px, seen_min=2 * k + int(round(SEEN_PX / step_px)))
+    gmax = np.where(top, grad, 0.0).max(axis=1)
     # first local maximum reaching half the strongest rise
-    strong = (grad >= 0.5 * gmax[:, None]) & (grad > 0)
-    peak = np.zeros_like(strong)
-    peak[:, 1:-1] = strong[:, 1:-1] & (grad[:, 1:-1] >= grad[:, :-2]) & (grad[:, 1:-1] >= grad[:, 2:])
+    peak = top & (grad >= 0.5 * gmax[:, None])
     has = peak.any(axis=1)
     idx = np.argmax(peak, axis=1)
     idx = np.clip(idx, 1, grad.shape[1] - 2)
@@ -84,6 +96,32 @@ def search_edges(
     ok &= (idx > 1) & (idx < grad.shape[1] - 2)
     off = offs[0] + (idx + sub) * step_px
     return np.asarray((base + off[:, None] * outward[None, :])[ok])
+
+
+def _holds_rise(prof: np.ndarray, seen: np.ndarray, min_step: float, hold: float, *, seen_min: int = 1) -> np.ndarray:
+    """(n, S) bool: beyond each sample the profiles (n, S) stay at least `min_step` above their
+    first sample for `hold` samples, but for dips shorter than half of that (a fleck of paint).
+
+    Off the picture (`seen` False) the level is taken to hold, so that an edge just inside the
+    picture border counts; but `seen_min` samples beyond must be in the picture, so that the
+    picture border itself (the last pixel replicated) is not taken for an edge that holds.
+
+    Examples:
+        >>> line = np.array([[2.0, 2, 60, 2, 2, 2, 2, 90, 90, 90]])  # a line, then the frame
+        >>> _holds_rise(line, np.ones(line.shape, bool), 6.0, 4).astype(int).tolist()
+        [[0, 0, 0, 0, 0, 1, 1, 1, 1, 1]]
+    """
+    run = max(2, int(round(hold / 2)))
+    span = max(1, int(round(hold)) - run + 1)
+    level = np.where(seen, prof, np.float32(np.finfo(np.float32).max)).astype(np.float32)
+    # the highest of each `run` samples from there on ignores shorter dips ...
+    high = cv2.dilate(level, np.ones((1, run), np.uint8), anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    # ... and the lowest of those over the next `span` starts is the level held
+    held = cv2.erode(high, np.ones((1, span), np.uint8), anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    beyond = np.concatenate([held[:, 1:], level[:, -1:]], axis=1)
+    # past the end of the profiles, as at the end
+    ahead_seen = np.concatenate([seen[:, seen_min:], np.repeat(seen[:, -1:], seen_min, axis=1)], axis=1)
+    return np.asarray((beyond >= prof[:, :1] + min_step) & ahead_seen)
 
 
 def fit_line(

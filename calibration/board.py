@@ -6,8 +6,8 @@ Steps:
        so discs, lines and hands do not cut it.
     2. Simplify the region's convex hull to a polygon; its long sides that do not run along
        the image border are the surface edges (pockets only clip the hull's corners).
-    3. At full resolution, search each edge to sub-pixel along its normals (first rise of the
-       colour distance going outwards) and fit straight lines robustly. Without a lens model
+    3. At full resolution, search each edge to sub-pixel along its normals (first held rise of
+       the colour distance going outwards) and fit straight lines robustly. Without a lens model
        the dominant radial distortion is estimated from the curvature of the four edges.
     4. Corners are line intersections; the homography maps the undistorted corners onto the
        board's corners in mm. When one edge is outside the picture it is placed from the other
@@ -34,6 +34,12 @@ from tracker._validate import check_bgr_image
 from tracker.specs import load_board
 
 __all__ = ["find_board", "BoardFinderConfig"]
+
+# how far (share of the board side) the colour must stay off the surface beyond an edge: past a
+# printed line's few mm, short of the frame's width (a worn frame may look like the surface)
+LINE_HOLD_FRAC = 0.01
+# and at least this many pixels: a thin line spreads over a few pixels once sampled and smoothed
+LINE_HOLD_MIN_PX = 8.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +82,8 @@ def _refine_side(
     # with inner_frac > 0 the search starts well inside and takes the first rise going outwards
     # (for colour regions that leaked over a shadowed or worn frame)
     inner = coarse_px + inner_frac * side_px
+    # printed lines are a few mm wide, a frame several cm
+    hold = max(LINE_HOLD_MIN_PX, LINE_HOLD_FRAC * side_px)
 
     def wide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return search_edges(
@@ -89,6 +97,7 @@ def _refine_side(
             step_px=1.0,
             min_step=max(4.0, 2 * spread),
             inner_px=inner,
+            hold_px=hold,
         )
 
     pts = wide(p0, p1)
@@ -115,6 +124,7 @@ def _refine_side(
         half_width_px=4.0 + 0.006 * span,
         step_px=0.5,
         min_step=max(4.0, 2 * spread),
+        hold_px=hold,
     )
 
 

@@ -50,6 +50,18 @@ def test_korona_rows_against_the_rails(seed: int, level: str) -> None:
     assert err.max() <= 4.0, err
 
 
+@pytest.mark.parametrize(("seed", "level"), [(24, "clean"), (44, "hard")], ids=["clean-24", "hard-44"])
+def test_korona_rail_zone_lines(seed: int, level: str) -> None:
+    """Korona's rail-zone line runs 75 mm inside each rail, within the band searched around a
+    coarse edge: the profile rises at the line and falls back to the surface colour. Taken for
+    the edge, it lost that side, and the square placed from the other three was 50-90 px off."""
+    img, truth = fixtures_render.render_still("korona", seed, level=level, layout="break")
+    calib = find_board(img, game="korona")
+    assert calib, getattr(calib, "reason", "")
+    err = np.linalg.norm(calib.corners_px - np.asarray(truth["board_corners_px"]), axis=1)
+    assert err.max() <= 3.0, err
+
+
 @pytest.mark.parametrize(
     "image",
     [

@@ -312,23 +312,42 @@ def _purity(dist: np.ndarray, quad_px: np.ndarray, thr: float) -> float:
     return float((dist[inside] < thr).mean()) if inside.any() else 0.0
 
 
+def _band_share(dist: np.ndarray, quad_px: np.ndarray, i: int, thr: float, *, inward: bool = False) -> float | None:
+    """Share of the pixels within `thr` of the surface colour in a band along the middle 70 % of
+    side i (corners i, i + 1) of `quad_px` (work-image pixels), from just outside it (or inside,
+    with `inward`) to 3 % of the board size further; None when the picture shows 10 or fewer."""
+    a, b = quad_px[i], quad_px[(i + 1) % 4]
+    size = float(np.sqrt(abs(cv2.contourArea(quad_px.astype(np.float32)))))
+    out = _outward(a, b, quad_px.mean(axis=0)) * (-1.0 if inward else 1.0)
+    q0, q1 = a + (b - a) * 0.15 + 0.004 * size * out, a + (b - a) * 0.85 + 0.004 * size * out
+    band = np.array([q0, q1, q1 + 0.03 * size * out, q0 + 0.03 * size * out])
+    mask = np.zeros(dist.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(band).astype(np.int32), 1)
+    inside = mask > 0
+    return float((dist[inside] < thr).mean()) if inside.sum() > 10 else None
+
+
 def _surface_beyond(dist: np.ndarray, quad_px: np.ndarray, thr: float) -> float:
     """Largest share of surface-coloured pixels in a band just outside any side of `quad_px`."""
-    centre = quad_px.mean(axis=0)
-    size = float(np.sqrt(abs(cv2.contourArea(quad_px.astype(np.float32)))))
-    worst = 0.0
-    for i in range(4):
-        a, b = quad_px[i], quad_px[(i + 1) % 4]
-        out = _outward(a, b, centre)
-        # the middle 70 % of the side, from just outside it to 3 % of the board size further out
-        q0, q1 = a + (b - a) * 0.15 + 0.004 * size * out, a + (b - a) * 0.85 + 0.004 * size * out
-        band = np.array([q0, q1, q1 + 0.03 * size * out, q0 + 0.03 * size * out])
-        mask = np.zeros(dist.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.rint(band).astype(np.int32), 1)
-        inside = mask > 0
-        if inside.sum() > 10:
-            worst = max(worst, float((dist[inside] < thr).mean()))
-    return worst
+    shares = [_band_share(dist, quad_px, i, thr) for i in range(4)]
+    return max((s for s in shares if s is not None), default=0.0)
+
+
+def _is_placed_side_bare(dist: np.ndarray, quad_px: np.ndarray, found_px: np.ndarray, thr: float) -> bool:
+    """Whether the side of `quad_px` placed from the other three (the one whose middle is farthest
+    from every found edge point `found_px`, (M, 2); all work-image pixels) lies wholly in the
+    picture with mostly no surface colour just inside it: the fourth edge was there to be seen,
+    and the square placed in its stead (which ignores foreshortening) is wrong. A placed side
+    reaching out of the picture is not judged: a shadow may line the surface along a cut edge."""
+    mids = (quad_px + np.roll(quad_px, -1, axis=0)) / 2
+    gap = np.linalg.norm(mids[:, None, :] - found_px[None, :, :], axis=2).min(axis=1)
+    i = int(np.argmax(gap))
+    ends = quad_px[[i, (i + 1) % 4]]
+    h, w = dist.shape
+    if np.any(ends < 0) or np.any(ends > [w - 1, h - 1]):
+        return False
+    share = _band_share(dist, quad_px, i, thr, inward=True)
+    return share is not None and share < 0.5
 
 
 def find_board(
@@ -384,8 +403,12 @@ def find_board(
         if isinstance(result, Failed):
             best = result if isinstance(best, Failed) else best
             continue
-        # a quad that swallowed part of the frame holds pixels far from the surface colour
         quad = result.corners_px * scale
+        if len(sides) == 3 and _is_placed_side_bare(dist, quad, np.concatenate([s.pts for s in sides]) * scale, 25.0):
+            reason = "three surface edges found; the fourth, placed from them, is in the picture but off the surface"
+            best = Failed(reason) if isinstance(best, Failed) else best
+            continue
+        # a quad that swallowed part of the frame holds pixels far from the surface colour
         # and one that stopped short of an edge has surface colour just outside a side
         beyond = _surface_beyond(dist, quad, 25.0)
         result = result.with_(score=result.score * _purity(dist, quad, 18.0) ** 2 * (1.0 - beyond) ** 2)

@@ -367,6 +367,33 @@ def test_disc_lost_beside_a_pocket_and_picked_up_again(frames_lost: int, pockete
     assert [loss.pocket for _, loss in losses] == (["NE"] if pocketed else [])
 
 
+@pytest.mark.parametrize(("frames_lost", "off"), [(7, False), (10, True)], ids=["bounced-unseen", "gone"])
+def test_disc_lost_as_it_bounces_off_a_cushion_and_picked_up_again(frames_lost: int, off: bool) -> None:
+    """Carrom seed 3008 at 120 fps: a white hit at 4.5 m/s into the S cushion, blurred, is lost for
+    six frames as it bounces and comes out under a new track 175 mm on: the same disc going on,
+    not off the board. One not seen again for longer went off."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    fps = 120.0
+    t = 13.6 + np.arange(40) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    k = 12  # last seen at this frame, 3 mm short of the cushion
+    steps = np.arange(k, -1, -1)[:, None]
+    xy[0, : k + 1] = (-202.0, -351.0) - steps * (25.0, -28.0)
+    back = np.arange(len(t) - (k + frames_lost))[:, None]  # after the bounce, along and away from it
+    xy[1, k + frames_lost :] = (-202.0 + 22.0 * frames_lost, -351.0 + 12.0 * frames_lost) + back * (22.0, 12.0)
+    hist = ShotHistory(np.array([5, 60], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=4, board=BOARD, equipment=EQUIP, kind_of={5: 0, 60: 0},
+                      kind_share={5: 1.0, 60: 1.0}, anchors={5: (-502.0, -15.0)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=13.5, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0)
+    losses = find_losses(hist, ctx, np.array([0, 0], np.int8), np.array([15.9, 15.9]), np.array([True, False]),
+                         float(t[-1]), ShotTuning())
+    assert [loss.side is not None for _, loss in losses] == ([True] if off else [])
+
+
 @pytest.mark.parametrize(("path", "gone"), [("back-and-forth", None), ("one-then-the-other", None), ("straight", "E")])
 def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str | None) -> None:
     """Seed 1008 at 120 fps: as the striker passed the SE base circles, each was read as a queen

@@ -238,7 +238,7 @@ _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to 
 _CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
 # a steady last motion: over this many frames, this straight, speeds within this ratio
 _STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 1.5
-_LOST_FOR_S = 0.04  # a disc picked up again this long after it was lost may be the same disc going on
+_LOST_FOR_S = 0.06  # a disc picked up again this long after it was lost may be the same disc going on
 
 
 def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray | None,

@@ -587,3 +587,78 @@ def test_cue_tip_following_the_cue_in_and_out_is_no_disc(came: bool, lost: bool)
     run = _run_from(17.65, origin=(120.0, -393.0), direction=(-0.97, 0.23))
     losses = _one_track_losses("korona", 1, 12.5, t, xy, t_trigger_s=17.65, fps=fps, run=run)
     assert [loss.side for _, loss in losses] == (["N"] if lost else [])
+
+
+
+@pytest.mark.parametrize(
+    ("white_pushed", "pack", "first"),
+    [(False, False, "black"), (True, False, "white"), (False, True, "white")],
+    ids=["passed-by", "grazed", "grazed-in-a-pack"],
+)
+def test_a_disc_beside_the_line_that_stood_still_was_not_touched(white_pushed: bool, pack: bool, first: str) -> None:
+    """Issue 4 (carrom seed 1022 at 60 fps): the striker ran past a white 0.1 mm clear of it, the
+    line fitted to it crossing the white by a millimetre, and hit a black further on; the white,
+    moved much later by another disc, was called the first contact. A disc the striker touches
+    leaves its place at once, unless one touching it takes the blow (a pack)."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_trigger = 60.0, 1.0
+    t = np.arange(int(1.8 * fps)) / fps
+    r_s, r_c = EQUIP.striker_diameter_mm / 2, EQUIP.radii_mm(np.array([DiscKind.WHITE]))[0]
+    n = 4 if pack else 3
+    xy = np.full((n, len(t), 2), np.nan)
+    # the striker stands on the S base line, then runs up x = 0 at 3 m/s to the black at the centre
+    run = np.clip(t - t_trigger, 0.0, None) * 3000.0
+    xy[0, :, 0], xy[0, :, 1] = 0.0, 252.6 - np.minimum(run, 252.6 - (r_s + r_c))
+    hit_black = t >= t_trigger + (252.6 - (r_s + r_c)) / 3000.0
+    xy[1] = (0.0, 0.0)
+    xy[1, hit_black, 1] = -(t[hit_black] - t[hit_black][0] + 1 / fps) * 2000.0
+    # the white beside the line, its centre 1 mm inside touching distance of the line
+    white = np.array([r_s + r_c - 1.0, 150.0])
+    xy[2] = white
+    passing = t >= t_trigger + (252.6 - 150.0) / 3000.0
+    if white_pushed:
+        xy[2, passing, 0] += (t[passing] - t[passing][0] + 1 / fps) * 400.0
+    late = t >= t_trigger + 0.6  # moved much later by something else
+    xy[2, late, 0] -= (t[late] - t[late][0] + 1 / fps) * 500.0
+    kind_of = {1: 3, 2: 1, 3: 0}
+    anchors = {2: (0.0, 0.0), 3: (float(white[0]), float(white[1]))}
+    if pack:  # a white touching it on the far side takes the blow and goes
+        xy[3] = white + (2 * r_c + 0.5, 0.0)
+        xy[3, passing, 0] += (t[passing] - t[passing][0] + 1 / fps) * 400.0
+        kind_of[4], anchors[4] = 0, (float(xy[3, 0, 0]), float(xy[3, 0, 1]))
+    ids = np.arange(1, n + 1, dtype=np.int32)
+    hist = ShotHistory(ids, t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of=kind_of,
+                      kind_share=dict.fromkeys(kind_of, 1.0), anchors=anchors, striker_rest=(0.0, 252.6),
+                      hidden=frozenset(), t_trigger_s=t_trigger, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0, kind_before=kind_of, trigger_ids=frozenset({1}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    assert out.record is not None
+    assert out.record.first_disc_id == {"black": 2, "white": 3}[first], out.record
+
+
+def test_the_way_in_is_fitted_before_a_disc_vanished_from_its_place() -> None:
+    """Issue 4 (carrom seed 1027 at 30 fps): the striker, seen once on its way in, hit a white 15 mm
+    from the W cushion, which left the board between two frames; the next sighting, already turned
+    by the hit, pulled the line fitted through both 18 mm clear of the white, and the W cushion was
+    called the first contact. The white, never seen again, left its place after it was last seen:
+    the way in is fitted to the sightings before that."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps = 30.0
+    t = 7.0 + np.arange(30) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    k0 = 12  # the last frame with the striker at rest (t = 7.4)
+    xy[0, : k0 + 1] = (-219.4, 254.4)
+    path = [(-239.8, 207.8), (np.nan, np.nan), (-323.1, -40.5), (-341.9, -154.8), (-347.2, -272.3)]
+    xy[0, k0 + 1 : k0 + 6] = path  # then into the NW pocket's mouth and gone
+    xy[1, : k0 + 2] = (-341.3, 47.3)  # the white, at rest, then gone over the W cushion
+    hist = ShotHistory(np.array([21, 16], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=2, board=BOARD, equipment=EQUIP, kind_of={21: 3, 16: 0},
+                      kind_share={21: 1.0, 16: 1.0}, anchors={16: (-341.3, 47.3)}, striker_rest=(-219.4, 254.4),
+                      hidden=frozenset(), t_trigger_s=float(t[k0 + 1]), frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0, kind_before={21: 3, 16: 0}, trigger_ids=frozenset({21}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    assert out.record is not None
+    assert out.record.first_disc_id == 16, out.record

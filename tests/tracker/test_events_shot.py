@@ -502,6 +502,33 @@ def test_disc_sliding_into_a_pocket_mouth_is_dated_from_its_steady_motion() -> N
     assert abs(losses[0][1].t_s - 3.950) <= 2.0 / fps
 
 
+def test_disc_sliding_into_a_pocket_mouth_is_dated_from_its_steady_motion_not_a_last_leap() -> None:
+    """Korona seed 1008 at 120 fps, shot 4: a black slides along the N cushion into the NW pocket at
+    0.33 m/s; its last detected centre, half over the hole, leaps 6.6 mm (0.8 m/s) towards the
+    pocket. The last step alone dates it 2.7 frames early; its motion over the last few frames
+    within two frames of when it went in (18.765 s)."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    board, equip, fps = load_board("korona"), load_equipment("korona"), 120.0
+    t = np.round(18.5 * fps + np.arange(60)) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    seen = [(-361.0, -428.1), (-363.9, -429.9), (-366.2, -431.6), (-369.1, -433.4), (-372.0, -434.9),
+            (-374.7, -436.5), (-377.0, -438.2), (-380.1, -439.9), (-382.7, -441.2), (-385.6, -441.9),
+            (-386.6, -441.4), (-389.7, -440.9), (-392.3, -439.6), (-394.0, -439.0), (-396.6, -438.4),
+            (-397.1, -437.9), (-403.4, -435.9)]  # 18.600 s to 18.733 s, as detected
+    xy[0, 12 : 12 + len(seen)] = seen
+    hist = ShotHistory(np.array([16], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="korona", number=4, board=board, equipment=equip, kind_of={16: 1}, kind_share={16: 1.0},
+                      anchors={16: (-200.0, -400.0)}, striker_rest=None, hidden=frozenset(), t_trigger_s=17.5,
+                      frame_dt_s=1 / fps, placement_line_mm=0.0, placement_extent_mm=0.0)
+    losses = find_losses(hist, ctx, np.array([1], np.int8), np.array([13.5]), np.array([True]), float(t[-1]),
+                         ShotTuning())
+    assert [loss.pocket for _, loss in losses] == ["NW"]
+    assert abs(losses[0][1].t_s - 18.765) <= 2.0 / fps, losses
+
+
 @pytest.mark.parametrize(("back", "t_first", "lost"), [(True, 1.367, False), (False, 1.367, True), (True, 1.6, True)],
                          ids=["cue-drawn-back", "stroke-that-way", "later"])
 def test_cue_drawn_back_from_the_stroke_is_no_disc(back: bool, t_first: float, lost: bool) -> None:
@@ -587,7 +614,6 @@ def test_cue_tip_following_the_cue_in_and_out_is_no_disc(came: bool, lost: bool)
     run = _run_from(17.65, origin=(120.0, -393.0), direction=(-0.97, 0.23))
     losses = _one_track_losses("korona", 1, 12.5, t, xy, t_trigger_s=17.65, fps=fps, run=run)
     assert [loss.side for _, loss in losses] == (["N"] if lost else [])
-
 
 
 @pytest.mark.parametrize(

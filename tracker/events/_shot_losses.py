@@ -237,7 +237,7 @@ _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to 
 # the cue's tip comes at least this much closer to the striker over this long before the stroke
 _CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
 # a steady last motion: over this many frames, this straight, speeds within this ratio
-_STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 1.5
+_STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 3.0
 _LOST_FOR_S = 0.06  # a disc picked up again this long after it was lost may be the same disc going on
 
 

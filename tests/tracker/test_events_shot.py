@@ -411,6 +411,26 @@ def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str
     assert [loss.side for _, loss in losses] == ([gone] if gone else [])
 
 
+@pytest.mark.parametrize("steadily", [False, True], ids=["now-and-then", "steadily-then-flying-off"])
+def test_base_circles_read_as_a_disc_now_and_then_are_no_disc(steadily: bool) -> None:
+    """Carrom seed 1008 at 120 fps, shot 4: the base circles at the E base line's end, read as the
+    queen a few frames at a time over 1.6 s (under an arm's shadow, then with the striker's blur over
+    them), one then the other then the first again, made a queen "leaving the board over the E
+    cushion". A queen seen steadily on one of them, then flying off towards that cushion, did leave."""
+    fps = 120.0
+    t = 15.35 + np.arange(200) / fps
+    xy = np.full((len(t), 2), np.nan)
+    a, b = np.array([253.5, 219.6]), np.array([219.6, 253.6])  # two base circles' centres
+    if steadily:
+        xy[:195] = a
+        xy[195:198] = a + np.outer(np.arange(1, 4), (34.0, 0.0))
+    else:
+        xy[[0, 1, 2, 3, 5, 6, 7, 9, 11, 14, 37, 38, 39, 40, 41, 42, 43, 44, 45, 194]] = a
+        xy[196], xy[197] = b, a
+    losses = _one_track_losses("carrom", 2, 15.9, t, xy, t_trigger_s=16.67, fps=fps)
+    assert [loss.side for _, loss in losses] == (["E"] if steadily else [])
+
+
 def _one_track_losses(game: str, kind: int, radius_mm: float, t: np.ndarray, xy: np.ndarray, *, t_trigger_s: float,
                       fps: float, run: StrikerRun | None = None) -> list:
     """`find_losses` over a shot's history of one vanished track (id 7) seen at `xy` (K, 2) mm (NaN:

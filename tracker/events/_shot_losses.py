@@ -50,7 +50,11 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             continue
         if _cue(t, p, run, dt, pair=pair):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
-        if len(cols) <= _FLICKER_MAX_OBS and (_back_and_forth(p) or _on_base_circles(p, prints)):
+        few = len(cols) <= _FLICKER_MAX_OBS
+        # (a print read as a disc now and then, over a second or more: carrom seed 1008 at 120 fps, a
+        # base circle read as the queen under an arm's shadow and again as the striker blurred over it)
+        sparse = few or len(cols) < _SPARSE_SHARE * float(cols[-1] - cols[0] + 1)
+        if (few and _back_and_forth(p)) or (sparse and _on_base_circles(p, prints)):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seeds 1008, 2008)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
@@ -231,6 +235,7 @@ _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding 
 _KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path between frames may pass
 _FLICKER_MAX_OBS = 4  # a track seen this few times may be a flickering detection ...
 _SAME_SPOT_MM = 5.0  # ... when it comes back this close to where it was seen ...
+_SPARSE_SHARE = 0.5  # a track seen in fewer than this share of the frames it spans is seen now and then
 _FLICKER_JUMP_MM = 20.0  # ... after a jump this far away
 _SET_OFF_SLACK_FRAMES, _SET_OFF_SLACK_S = 3.0, 0.1  # the striker's set-off time is this unsure
 _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to where the striker stood

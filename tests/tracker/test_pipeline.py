@@ -315,3 +315,21 @@ def test_knuckle_taken_up_again_as_a_coin_starts_no_shot() -> None:
 
     events = _run_stub(fps, 2.5, scene)
     assert not [e for e in events if e["type"] == "shot_start"], events
+
+
+@pytest.mark.parametrize("steadily", [False, True], ids=["now-and-then", "steadily"])
+def test_a_base_circle_read_as_the_queen_now_and_then_is_not_placed(steadily: bool) -> None:
+    """Carrom seed 1008 at 120 fps: between shots, the base circle at the E base line's end, under
+    an arm's shadow, was read as the queen in 11 of 15 frames, then not: a "queen placed" there. A
+    queen put down on that circle is seen there steadily, and placed."""
+    fps = 120.0
+    spot = (252.6, 219.1)
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int]]:
+        k = round(t * fps) - 120
+        shown = (0 <= k) if steadily else (0 <= k < 15 and k not in (4, 10, 12, 13))
+        return ([*_COINS, spot], [0, 1, 0, 2]) if shown else (list(_COINS), [0, 1, 0])
+
+    events = _run_stub(fps, 2.0, scene)
+    placed = [e for e in events if e["type"] == "placed"]
+    assert len(placed) == (1 if steadily else 0), placed

@@ -59,6 +59,7 @@ _STRIKER_AWAY_S = 3.0
 _LINE_STEP_MM = 20.0
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 _PLACEMENT_ERR_MM = 4.0  # the detection error of a standing striker's centre, mm
+_PRINT_SPOT_MM = 5.0  # a disc seen this close to a base circle's centre may be the print
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 
@@ -467,6 +468,12 @@ class EventDetector:
         self._known.update(tracks.ids[striker].tolist())  # the striker's placement is part of a shot
         recent = tracks.hist_xy_mm[:, -cfg.placed_min_hits:, 0]
         ready = fresh & ~striker & at_rest & (np.isfinite(recent).sum(axis=1) >= cfg.placed_min_hits)
+        # one on a base circle's centre may be the print read as a disc now and then (carrom seed 1008
+        # at 120 fps: under an arm's shadow, a "queen placed"): it is placed once seen there steadily
+        prints = self.board.base_circle_centres_mm
+        if len(prints) and ready.any():
+            d = np.linalg.norm(tracks.xy_mm[:, None, :] - prints[None], axis=2).min(axis=1)
+            ready &= (d > _PRINT_SPOT_MM) | np.isfinite(tracks.hist_xy_mm[..., 0]).all(axis=1)
         out = []
         for row in np.flatnonzero(ready):  # only discs that just arrived
             self._known.add(int(tracks.ids[row]))

@@ -132,6 +132,19 @@ class BoardSpec:
             return np.zeros((0, 2))
         return base_circle_pattern(*self.base_circle_centre_mm)
 
+    def on_base_circle(self, xy_mm: np.ndarray, within_mm: float) -> np.ndarray:
+        """(N,) bool: points (N, 2) board mm within `within_mm` of a base circle's centre (where a
+        printed circle read as a disc is seen).
+
+        >>> load_board("carrom").on_base_circle(np.array([[219.0, 250.0], [0.0, 0.0]]), 5.0).tolist()
+        [True, False]
+        """
+        centres = self.base_circle_centres_mm
+        xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+        if len(centres) == 0 or len(xy) == 0:
+            return np.zeros(len(xy), bool)
+        return np.asarray(np.linalg.norm(xy[:, None, :] - centres[None], axis=2).min(axis=1) <= within_mm)
+
 
 def base_circle_pattern(a: float, b: float) -> np.ndarray:
     """(8, 2) base-circle centres, board mm, of circles `a` along and `b` across from the centre

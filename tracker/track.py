@@ -173,7 +173,8 @@ class Tracker:
     # -- association -----------------------------------------------------------------------------
 
     def _kind_terms(
-        self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, guessed: np.ndarray | None
+        self, kind: np.ndarray, share: np.ndarray, det_kind: np.ndarray, guessed: np.ndarray | None, *,
+        by_size: bool = False, blur_ok: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The cost of a kind disagreement between tracks and detections, in two parts.
 
@@ -185,17 +186,22 @@ class Tracker:
             det_kind: (N,) the detections' `DiscKind` values.
             guessed: (N,) bool detections whose kind is a guess (blurred, or a second striker: no
                 cost, never infinite), or None.
+            by_size: every track keeps to its size (striker or coin), however unsure its votes
+                (default: only the confident ones).
+            blur_ok: (M,) bool tracks a guessed detection may still take up across sizes (default all).
 
         Returns:
             (M, N) `kind_penalty` where a confident track's coin colour disagrees (else 0), and (M, N)
-            bool where the cost is infinite (a confident striker track and a coin, or the reverse).
+            bool where the cost is infinite (a track held to its size and a detection of the other).
         """
         confident = (share >= self.config.kind_confidence)[:, None]
         mismatch = kind[:, None] != det_kind[None, :]
         striker_vs_coin = (kind == _STRIKER)[:, None] != (det_kind == _STRIKER)[None, :]
+        held = confident | by_size
         if guessed is not None:
             confident = confident & ~guessed[None, :]
-        return np.where(mismatch & confident, self.config.kind_penalty, 0.0), striker_vs_coin & confident
+            held = held & ~(guessed[None, :] if blur_ok is None else guessed[None, :] & blur_ok[:, None])
+        return np.where(mismatch & confident, self.config.kind_penalty, 0.0), striker_vs_coin & held
 
     def _continue(
         self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, det_score: np.ndarray,
@@ -333,18 +339,14 @@ class Tracker:
         striker_pair = is_striker[:, None] & sure[None, :] & ~followed
         gate = np.where(striker_pair, np.inf, cfg.revive_gate_mm)
         guessed_d = None if guessed is None else guessed[free_d]
-        penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d], guessed_d)
+        # a striker-sized detection never takes up a coin's track, nor the reverse, however unsure the
+        # track's kind (korona seed 2008 at 120 fps: a black's track, dormant for 4 s, taken up by a
+        # striker-sized blur by the hand putting the striker down, then followed onto the striker; a
+        # black by its votes, its stroke never started a shot); only a blur (its size a guess) may
+        # take up a disc lost in flight a moment ago
+        lately = t - st.last_t[free_t] <= _BLUR_REVIVE_S
+        penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d], guessed_d, by_size=True, blur_ok=lately)
         agree = ~forbidden & (penalty == 0.0)
-        # the striker is told apart by its size: a striker-sized detection never takes up a coin's
-        # track, nor the reverse, however unsure the track's kind (korona seed 2008 at 120 fps: a
-        # black's track, dormant for 4 s, taken up by a striker-sized blur by the hand putting the
-        # striker down, then followed onto the striker; a black by its votes, its stroke never started
-        # a shot); only a blur (its size a guess) may take up a disc lost in flight a moment ago
-        size_apart = (kind == _STRIKER)[:, None] != (det_kind[free_d] == _STRIKER)[None, :]
-        if guessed_d is not None:
-            lately = t - st.last_t[free_t] <= _BLUR_REVIVE_S
-            size_apart &= ~(guessed_d[None, :] & lately[:, None])
-        agree &= ~size_apart
         cost = dist + np.where(confirmed, 0.0, 50.0)[:, None]
         # a disc last seen running into a pocket is gone: a disc resting by that pocket is another one
         sunk = self._sunk(xy, xy + st.vel[free_t] * np.minimum(t - st.last_t[free_t], 0.2)[:, None])

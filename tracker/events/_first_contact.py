@@ -37,9 +37,8 @@ def direction_before_contact(hist: ShotHistory, row: int, run: StrikerRun, ancho
     off = np.hypot(*(after - anchor[rows, None, :]).transpose(2, 0, 1)) > tune.moved_mm  # NaN: False
     # a disc never seen again left its place just after it was last seen (carrom seed 1027 at 30
     # fps: a white knocked off the board from rest between two frames)
-    seen = np.isfinite(after[..., 0])
-    last = seen.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
-    gone = seen.any(axis=1) & (last < seen.shape[1] - 1)
+    last = hist.last_seen(since=k_trig)[rows] - k_trig
+    gone = (last >= 0) & (last < off.shape[1] - 1)
     off[gone, last[gone] + 1] = True
     cols = np.flatnonzero(off.any(axis=0))
     t_off = float(hist.t_s[k_trig + cols[0]]) if cols.size else np.inf

@@ -58,6 +58,12 @@ class ShotHistory:
         cols = np.flatnonzero(np.isfinite(self.xy_mm[row, since:, 0])) + since
         return cols, self.t_s[cols], self.xy_mm[row, cols]
 
+    def last_seen(self, *, since: int = 0) -> np.ndarray:
+        """(M,) int: each track's last column with an observation, from column `since`; -1 if none."""
+        seen = np.isfinite(self.xy_mm[:, since:, 0])
+        last = seen.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
+        return np.where(seen.any(axis=1), last + since, -1)
+
     def frame_at(self, t_s: float) -> int:
         """The frame number at or just after `t_s` (the last frame if none)."""
         k = int(np.searchsorted(self.t_s, t_s - 1e-9))

@@ -144,9 +144,9 @@ _WANDER_MM = 10.0  # the centre of a false detection (a pocket's rim) wanders th
 
 def _gone(hist: ShotHistory, ctx: ShotContext, t_end_s: float) -> np.ndarray:
     """(M,) bool: tracks seen during the shot but not at its end."""
-    seen = np.isfinite(hist.xy_mm[..., 0])
-    last = seen.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
-    return np.asarray(seen.any(axis=1) & (hist.t_s[last] < t_end_s - 0.15) & (hist.t_s[last] >= ctx.t_trigger_s - 0.25))
+    last = hist.last_seen()
+    t_last = hist.t_s[np.maximum(last, 0)]
+    return np.asarray((last >= 0) & (t_last < t_end_s - 0.15) & (t_last >= ctx.t_trigger_s - 0.25))
 
 
 def _striker_row(hist: ShotHistory, kinds: np.ndarray, share: np.ndarray, k_trig: int, t_trigger_s: float,

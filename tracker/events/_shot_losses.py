@@ -36,7 +36,6 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
     seen = np.isfinite(hist.xy_mm[..., 0])
     first = np.argmax(seen, axis=1)
     n_obs = seen.sum(axis=1)
-    prints = ctx.board.base_circle_centres_mm
     for row in np.flatnonzero(candidates):  # the few discs that vanished, once per shot
         cols, t, p = hist.observations(int(row))
         # a passing false detection is not a disc; two in consecutive frames (or one missed between)
@@ -51,10 +50,12 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if _cue(t, p, run, dt, pair=pair):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
         few = len(cols) <= _FLICKER_MAX_OBS
-        # (a print read as a disc now and then, over a second or more: carrom seed 1008 at 120 fps, a
-        # base circle read as the queen under an arm's shadow and again as the striker blurred over it)
+        # seen only on base circles' centres, a few times or now and then: the printed circles read as a
+        # disc (carrom seed 2008 at 120 fps: once on each of the two by the SE corner, a frame apart, a
+        # "white" off over the E cushion; seed 1008: a base circle read as the queen under an arm's
+        # shadow and again as the striker blurred over it, over a second or more)
         sparse = few or len(cols) < _SPARSE_SHARE * float(cols[-1] - cols[0] + 1)
-        if (few and _back_and_forth(p)) or (sparse and _on_base_circles(p, prints)):
+        if (few and _back_and_forth(p)) or (sparse and bool(ctx.board.on_base_circle(p, _SAME_SPOT_MM).all())):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seeds 1008, 2008)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
@@ -170,16 +171,6 @@ def _back_and_forth(p: np.ndarray) -> bool:
     return bool(((d <= _SAME_SPOT_MM) & (away >= _FLICKER_JUMP_MM)).any())
 
 
-def _on_base_circles(p: np.ndarray, centres: np.ndarray) -> bool:
-    """Sightings (K, 2) mm each on a base circle's centre (`centres` (C, 2) mm): the printed circles
-    read as a disc in turn (carrom seed 2008 at 120 fps: seen once on each of the two by the SE
-    corner, a frame apart, a "white" flying off over the E cushion at 4 m/s)."""
-    if len(centres) == 0:
-        return False
-    d = np.linalg.norm(p[:, None, :] - centres[None, :, :], axis=2)  # (K, C)
-    return bool((d.min(axis=1) <= _SAME_SPOT_MM).all())
-
-
 def _straight_flight(t: np.ndarray, p: np.ndarray, dt: float, tune: ShotTuning) -> bool:
     """The last three observations (a gap of up to 3.5 frames each) lie on one straight, fast,
     steady flight: a blurred striker seen only now and then (issue 4, the demo clip's shot 2)."""
@@ -235,8 +226,8 @@ _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding 
 _KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path between frames may pass
 _FLICKER_MAX_OBS = 4  # a track seen this few times may be a flickering detection ...
 _SAME_SPOT_MM = 5.0  # ... when it comes back this close to where it was seen ...
-_SPARSE_SHARE = 0.5  # a track seen in fewer than this share of the frames it spans is seen now and then
 _FLICKER_JUMP_MM = 20.0  # ... after a jump this far away
+_SPARSE_SHARE = 0.5  # a track seen in fewer than this share of the frames it spans is seen now and then
 _SET_OFF_SLACK_FRAMES, _SET_OFF_SLACK_S = 3.0, 0.1  # the striker's set-off time is this unsure
 _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to where the striker stood
 # the cue's tip comes at least this much closer to the striker over this long before the stroke

@@ -470,10 +470,9 @@ class EventDetector:
         ready = fresh & ~striker & at_rest & (np.isfinite(recent).sum(axis=1) >= cfg.placed_min_hits)
         # one on a base circle's centre may be the print read as a disc now and then (carrom seed 1008
         # at 120 fps: under an arm's shadow, a "queen placed"): it is placed once seen there steadily
-        prints = self.board.base_circle_centres_mm
-        if len(prints) and ready.any():
-            d = np.linalg.norm(tracks.xy_mm[:, None, :] - prints[None], axis=2).min(axis=1)
-            ready &= (d > _PRINT_SPOT_MM) | np.isfinite(tracks.hist_xy_mm[..., 0]).all(axis=1)
+        if ready.any():
+            on_print = self.board.on_base_circle(tracks.xy_mm, _PRINT_SPOT_MM)
+            ready &= ~on_print | np.isfinite(tracks.hist_xy_mm[..., 0]).all(axis=1)
         out = []
         for row in np.flatnonzero(ready):  # only discs that just arrived
             self._known.add(int(tracks.ids[row]))

@@ -209,6 +209,7 @@ class Pipeline:
         self.tracker: TrackStage = tracker or Tracker(_radius_table(eq), self.config.tracker,
                                                        sinks_mm=self.board.pockets_mm,
                                                        sink_radius_mm=self.board.pocket_no_return_mm,
+                                                       hole_radius_mm=self.board.pocket_radius_mm,
                                                        half_mm=self.board.half_mm)
         self.events: EventStage = events or EventDetector(self.board, eq, self.config.events)
         self._frame_idx = -1

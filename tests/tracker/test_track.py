@@ -265,3 +265,44 @@ def test_a_dormant_coin_track_is_taken_up_by_a_coin_only(kind: int) -> None:
     frames = [([p], [k]) for k in (1, 0, 1, 0, 1)] + [([], [])] * 120 + [([(p[0] + 20.0, p[1])], [kind])]
     ids = _follow(frames, fps=120.0)
     assert (ids[-1][0] == ids[0][0]) == (kind == 1), ids
+
+
+def test_a_striker_seen_short_of_where_it_was_keeps_its_track() -> None:
+    """Issue 4 (carrom seed 1008 at 120 fps, hard look): the striker running at 2.4 m/s is seen once
+    blurred 16 mm short of where it is, a step of 4 mm, then missed for a frame. Its speed is taken
+    from its last two steps, the larger: two frames on it is still the striker, 50 mm ahead."""
+    ys = [0.0] * 4 + [20.0, 40.0, 60.0, 64.0, None, 120.0, 140.0]
+    frames = [([(0.0, y)], [3]) if y is not None else ([], []) for y in ys]
+    ids = _follow(frames, fps=120.0)
+    assert all(row == ids[0] for row in ids if row), ids
+
+
+def test_a_blur_left_behind_does_not_take_the_moving_striker() -> None:
+    """Issue 4 (carrom seed 1008 at 120 fps, hard look): the moving striker, its last step seen short,
+    is seen 12 mm beyond where that step takes it and read as a white; a blurred sighting lies 10 mm
+    behind where it was last seen. A disc goes on, not back: the striker's track takes the one
+    ahead, and goes on along its path."""
+    tr = Tracker(RADII)
+    blur = FrameDetections.FLAG_BLURRED
+    ys = [0.0] * 4 + [20.0, 40.0, 60.0, 72.0]  # the last step seen short: 12 mm
+    for k, y in enumerate(ys):
+        tracks = tr.update(_dets([(0.0, y)], [3], k / 120.0))
+    ahead, behind = (1.0, y + 24.0), (4.0, y - 10.0)
+    d = replace(_dets([ahead, behind], [0, 0], 8 / 120.0), flags=np.array([0, blur], np.uint8))
+    tracks = tr.update(d)
+    assert tracks.det_track_id[0] == 1, tracks.det_track_id
+    tracks = tr.update(_dets([(1.0, y + 44.0)], [3], 9 / 120.0))
+    assert tracks.det_track_id.tolist() == [1], tracks.det_track_id
+
+
+@pytest.mark.parametrize("where", ["far-off", "at-the-pocket"])
+def test_a_striker_lost_over_a_hole_is_looked_for_only_there(where: str) -> None:
+    """Issue 4 (carrom seed 1008 at 120 fps): the striker ran into the SE pocket and was last seen
+    over its hole; a hand's knuckle, taken for a striker 1.2 s later across the board, is not it
+    (the pocketed striker's track must end). Seen again over that hole (it lay there), it is."""
+    pocket = np.array([[-347.75, -347.75], [347.75, -347.75], [347.75, 347.75], [-347.75, 347.75]])
+    path = [(280.0 + 4.0 * k, 280.0 + 4.0 * k) for k in range(14)] + [(335.0, 335.0)] * 3  # stops over the hole
+    later = (268.0, 190.0) if where == "far-off" else (338.0, 336.0)
+    frames = [([p], [3]) for p in path] + [([], [])] * 144 + [([later], [3])]
+    ids = _follow(frames, fps=120.0, sinks_mm=pocket, sink_radius_mm=14.0, hole_radius_mm=22.25)
+    assert (ids[-1][0] == ids[0][0]) == (where == "at-the-pocket"), ids

@@ -65,8 +65,7 @@ class Tracker:
         sinks_mm: (P, 2) pocket centres (board mm): a disc whose path runs into one is never
             continued by another disc's detection.
         sink_radius_mm: the pockets' no-return radius, mm.
-        hole_radius_mm: the pockets' radius, mm (None: `sink_radius_mm`): a striker lost over a hole
-            is looked for only there.
+        hole_radius_mm: the pockets' radius, mm: a striker lost over a hole is looked for only there.
         half_mm: half the playing surface's side, mm: predicted paths bounce off the cushions there
             (None: they run straight on).
 
@@ -82,7 +81,7 @@ class Tracker:
     config: TrackerConfig = field(default_factory=TrackerConfig)
     sinks_mm: np.ndarray | None = None
     sink_radius_mm: float = 14.0
-    hole_radius_mm: float | None = None
+    hole_radius_mm: float = 22.25
     half_mm: float | None = None
     _state: TrackArrays = field(init=False, repr=False)
     _hist_t: np.ndarray = field(init=False, repr=False)
@@ -239,7 +238,7 @@ class Tracker:
         seg = np.minimum(seg, beyond)
         # a disc at rest may be hit and fly off at any speed; a moving one keeps (or loses) its
         # speed at a bounce, unless something faster hits it; its speed is the larger of its last two
-        # steps' (one blurred sighting behind the disc cuts a step short: carrom seed 1008 at 120 fps)
+        # steps' (one sighting drawn out behind the disc cuts a step short: carrom seed 1008 at 120 fps)
         fast = np.maximum(speed, sub.prev_speed)
         speed_bound = np.where(at_rest | started, cfg.max_speed_mm_s, np.maximum(1.5 * fast, cfg.hit_speed_mm_s))
         hit = self._hit_bound(sub.xy, speed, dt, float(speed_bound.min()))
@@ -347,8 +346,7 @@ class Tracker:
         if self.sinks_mm is not None and is_striker.any():
             # ... except one lost over a pocket's hole: it went in, or lies there (carrom seed 1008 at
             # 120 fps: the striker pocketed, and a hand's knuckle 1.2 s later, far off, taken for it)
-            hole = self.sink_radius_mm if self.hole_radius_mm is None else self.hole_radius_mm
-            is_striker &= point_distance(self.sinks_mm, xy).min(axis=1) > hole
+            is_striker &= point_distance(self.sinks_mm, xy).min(axis=1) > self.hole_radius_mm
         # anywhere only for a sure detection: a hand or its shadow is now and then taken for a striker
         sure = (det_kind[free_d] == _STRIKER) & (det_score[free_d] >= cfg.striker_revive_score)
         # one striker: it may reappear anywhere, unless a striker is being followed now (then this track

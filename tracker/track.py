@@ -261,15 +261,21 @@ class Tracker:
         # coasting into a pocket must not take the detection of a disc followed all along beside it)
         if sub.missed.any():
             cost = cost + (cfg.coast_cost_mm * np.maximum(sub.missed, 0))[:, None]
-        # a blur (a detection whose kind is a guess) behind where a moving disc was last seen is the
-        # streak it left, not the disc: it costs the distance it lies behind (carrom seed 1008 at 120
-        # fps: such a blur was taken for the striker, and its own sighting ahead started another track)
+        # a blur (a detection whose kind is a guess) behind the middle of a moving disc's predicted
+        # step is the streak it left, not the disc: it costs the distance it lies behind (carrom seed
+        # 1008 at 120 fps: a blur behind where the striker was last seen was taken for it, and its own
+        # sighting ahead started another track; seed 1007 at 60 fps: the streak a third of the way).
+        # Not on a step that bounces off a cushion: the disc comes back the way it went.
         if guessed is not None:
-            moving, blurs = (~at_rest & ~started).nonzero()[0], guessed.nonzero()[0]
+            straight = ~at_rest & ~started
+            if wall is not folded:
+                straight &= (wall == folded).all(axis=1)
+            moving, blurs = straight.nonzero()[0], guessed.nonzero()[0]
             if moving.size:
                 unit = sub.vel[moving] / speed[moving, None]
                 ahead = ((z[blurs][None, :, :] - sub.xy[moving, None, :]) * unit[:, None, :]).sum(axis=2)
-                cost[np.ix_(moving, blurs)] += np.maximum(-ahead, 0.0)
+                half_step = 0.5 * (speed * dt)[moving, None]
+                cost[np.ix_(moving, blurs)] += np.maximum(half_step - ahead, 0.0)
         kind, share = sub.kind, sub.share
         # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its
         # gate; so does a striker track seen only once before (standing, in the frame before it was

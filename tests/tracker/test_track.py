@@ -295,6 +295,28 @@ def test_a_blur_left_behind_does_not_take_the_moving_striker() -> None:
     assert tracks.det_track_id.tolist() == [1], tracks.det_track_id
 
 
+@pytest.mark.parametrize("sharp_at_end", [True, False], ids=["sharp-ahead", "blur-only"])
+def test_the_streak_a_moving_striker_leaves_does_not_take_its_track(sharp_at_end: bool) -> None:
+    """Issue 4 (carrom seed 1007 at 60 fps): the striker running at 3.8 m/s towards the S cushion is
+    seen where its step takes it, and the streak it leaves, a third of the way back, as a blurred
+    white on its path. The striker's track takes the sharp sighting (the streak had taken it, the
+    striker's sighting started a track seen once, and the striker was never lost over the
+    cushion). With only the blur seen, the track takes it."""
+    tr = Tracker(RADII)
+    blur = FrameDetections.FLAG_BLURRED
+    path = [(-292.0 + 30.0 * k, 75.0 + 56.0 * k) for k in range(4)]
+    for k, p in enumerate(path):
+        tracks = tr.update(_dets([p], [3], 17.933 + k / 60.0))
+    streak = (-191.0, 263.5)  # on the path, 23 mm on from where it was last seen; the step is 64 mm
+    found = [(-171.5, 297.1), streak] if sharp_at_end else [streak]
+    flags = [0, blur] if sharp_at_end else [blur]
+    scores = np.array([0.51, 0.3] if sharp_at_end else [0.3], np.float32)  # (as detected)
+    d = replace(_dets(found, [3, 0][: len(found)], 17.933 + 4 / 60.0), flags=np.array(flags, np.uint8),
+                score=scores)
+    tracks = tr.update(d)
+    assert tracks.det_track_id[0] == 1, tracks.det_track_id
+
+
 @pytest.mark.parametrize("where", ["far-off", "at-the-pocket"])
 def test_a_striker_lost_over_a_hole_is_looked_for_only_there(where: str) -> None:
     """Issue 4 (carrom seed 1008 at 120 fps): the striker ran into the SE pocket and was last seen

@@ -20,6 +20,7 @@ from tracker.errors import ConfigError
 
 __all__ = [
     "CORNERS",
+    "PRINT_SPOT_MM",
     "SIDES",
     "BoardSpec",
     "DiscKind",
@@ -34,6 +35,7 @@ __all__ = [
 SPEC_VERSION = 1
 CORNERS: tuple[str, ...] = ("NW", "NE", "SE", "SW")
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
+PRINT_SPOT_MM = 5.0  # a printed base circle read as a disc is seen this close to the circle's centre
 
 
 class Game(StrEnum):
@@ -132,11 +134,11 @@ class BoardSpec:
             return np.zeros((0, 2))
         return base_circle_pattern(*self.base_circle_centre_mm)
 
-    def on_base_circle(self, xy_mm: np.ndarray, within_mm: float) -> np.ndarray:
+    def on_base_circle(self, xy_mm: np.ndarray, within_mm: float = PRINT_SPOT_MM) -> np.ndarray:
         """(N,) bool: points (N, 2) board mm within `within_mm` of a base circle's centre (where a
         printed circle read as a disc is seen).
 
-        >>> load_board("carrom").on_base_circle(np.array([[219.0, 250.0], [0.0, 0.0]]), 5.0).tolist()
+        >>> load_board("carrom").on_base_circle(np.array([[219.0, 250.0], [0.0, 0.0]])).tolist()
         [True, False]
         """
         centres = self.base_circle_centres_mm

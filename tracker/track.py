@@ -273,9 +273,9 @@ class Tracker:
             moving, blurs = straight.nonzero()[0], guessed.nonzero()[0]
             if moving.size:
                 unit = sub.vel[moving] / speed[moving, None]
-                ahead = ((z[blurs][None, :, :] - sub.xy[moving, None, :]) * unit[:, None, :]).sum(axis=2)
-                half_step = 0.5 * (speed * dt)[moving, None]
-                cost[np.ix_(moving, blurs)] += np.maximum(half_step - ahead, 0.0)
+                mid = 0.5 * (sub.xy[moving] + pred[moving])
+                ahead = ((z[blurs][None, :, :] - mid[:, None, :]) * unit[:, None, :]).sum(axis=2)
+                cost[np.ix_(moving, blurs)] += np.maximum(-ahead, 0.0)
         kind, share = sub.kind, sub.share
         # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its
         # gate; so does a striker track seen only once before (standing, in the frame before it was

@@ -55,7 +55,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         # "white" off over the E cushion; seed 1008: a base circle read as the queen under an arm's
         # shadow and again as the striker blurred over it, over a second or more)
         sparse = few or len(cols) < _SPARSE_SHARE * float(cols[-1] - cols[0] + 1)
-        if (few and _back_and_forth(p)) or (sparse and bool(ctx.board.on_base_circle(p, _SAME_SPOT_MM).all())):
+        if (few and _back_and_forth(p)) or (sparse and bool(ctx.board.on_base_circle(p).all())):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seeds 1008, 2008)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):

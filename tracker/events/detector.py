@@ -59,7 +59,6 @@ _STRIKER_AWAY_S = 3.0
 _LINE_STEP_MM = 20.0
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 _PLACEMENT_ERR_MM = 4.0  # the detection error of a standing striker's centre, mm
-_PRINT_SPOT_MM = 5.0  # a disc seen this close to a base circle's centre may be the print
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 
@@ -471,7 +470,7 @@ class EventDetector:
         # one on a base circle's centre may be the print read as a disc now and then (carrom seed 1008
         # at 120 fps: under an arm's shadow, a "queen placed"): it is placed once seen there steadily
         if ready.any():
-            on_print = self.board.on_base_circle(tracks.xy_mm, _PRINT_SPOT_MM)
+            on_print = self.board.on_base_circle(tracks.xy_mm)
             ready &= ~on_print | np.isfinite(tracks.hist_xy_mm[..., 0]).all(axis=1)
         out = []
         for row in np.flatnonzero(ready):  # only discs that just arrived

@@ -32,6 +32,7 @@ from tracker._track_assign import assign, point_distance, point_segment_distance
 from tracker._track_motion import fold_at_cushions, heading_cone
 from tracker._track_state import (
     N_KINDS,
+    Motion,
     TrackArrays,
     misread_coins,
     misread_strikers,
@@ -265,16 +266,23 @@ class Tracker:
         # step is the streak it left, not the disc: it costs the distance it lies behind (carrom seed
         # 1008 at 120 fps: a blur behind where the striker was last seen was taken for it, and its own
         # sighting ahead started another track; seed 1007 at 60 fps: the streak a third of the way).
-        # Not on a step that bounces off a cushion: the disc comes back the way it went.
+        # Not on a step that bounces off a cushion: the disc comes back the way it went; unless the
+        # step is faster than the disc could have kept (a jump of its sightings, no path to come back
+        # along: korona seed 1005 at 120 fps, a black at rest took a hand's shadow, came back to its
+        # place, and its 7 m/s "bounce" off the cushion behind it took the shadow again).
         if guessed is not None:
             straight = ~at_rest & ~started
             if wall is not folded:
-                straight &= (wall == folded).all(axis=1)
+                kept = speed <= np.maximum(1.5 * sub.prev_speed, cfg.hit_speed_mm_s)
+                straight &= (wall == folded).all(axis=1) | ~kept
             moving, blurs = straight.nonzero()[0], guessed.nonzero()[0]
             if moving.size:
                 unit = sub.vel[moving] / speed[moving, None]
-                mid = 0.5 * (sub.xy[moving] + pred[moving])
-                ahead = ((z[blurs][None, :, :] - mid[:, None, :]) * unit[:, None, :]).sum(axis=2)
+                # (a step that runs into another disc may end short of its middle, where it hit: then
+                # behind where it was last seen; carrom seed 3007 at 60 fps, the striker breaking the pack)
+                origin = np.where(self._blocked(sub, moving, pred)[:, None], sub.xy[moving],
+                                  0.5 * (sub.xy[moving] + pred[moving]))
+                ahead = ((z[blurs][None, :, :] - origin[:, None, :]) * unit[:, None, :]).sum(axis=2)
                 cost[np.ix_(moving, blurs)] += np.maximum(-ahead, 0.0)
         kind, share = sub.kind, sub.share
         # the striker (one, told apart by its size, flies fastest) takes a detection anywhere in its
@@ -304,6 +312,16 @@ class Tracker:
         p0, p1 = sub.xy.take(r, axis=0), z.take(c, axis=0)
         c = untangle(p0, p1, c, r_mm[:, None] + r_mm[None, :], allowed.take(r, axis=0))
         return live[r], c
+
+    def _blocked(self, sub: Motion, rows: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """(K,) bool: tracks `rows` of `sub` whose step from their last sighting to `pred` (M, 2) passes
+        within touching distance of another track's last sighting (it may have hit that disc)."""
+        if len(sub.xy) < 2:
+            return np.zeros(len(rows), bool)
+        d = point_segment_distance(sub.xy, sub.xy[rows], pred[rows])  # (K, M)
+        d[np.arange(len(rows)), rows] = np.inf
+        touch = self.radius_mm[sub.kind[rows]][:, None] + self.radius_mm[sub.kind][None, :]
+        return np.asarray((d <= touch).any(axis=1))
 
     def _fold(self, xy: np.ndarray, pred: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`fold_at_cushions` for tracks of `kind` (both `pred` without `half_mm`: board size unknown)."""

@@ -317,6 +317,70 @@ def test_the_streak_a_moving_striker_leaves_does_not_take_its_track(sharp_at_end
     assert tracks.det_track_id[0] == 1, tracks.det_track_id
 
 
+def test_a_striker_stopped_short_by_a_hit_keeps_its_track_through_its_blur() -> None:
+    """Issue 4 (carrom seed 3007 at 60 fps, the break): the striker running at 4.8 m/s into the pack
+    hits a black on its way and is seen, blurred, where it stopped, behind the middle of its
+    predicted step; a striker-sized fit in the pack lies on along its heading. A step that runs into
+    another disc may end where it hit, so the blur behind is not taken for the streak it left: the
+    striker's track takes it."""
+    tr = Tracker(RADII, half_mm=370.0)
+    # six frames as detected (x, y mm, kind 0 white / 1 black / 2 queen / 3 striker, score): the pack at
+    # rest and the striker coming up to it (last in each row), then the pack broken, a striker-sized
+    # fit in it, and the striker's blur (last)
+    frames = [
+        [(32, 47, 1, 0.79), (-24, 50, 1, 0.75), (4, 64, 0, 0.96), (-55, 5, 1, 0.79), (0, 0, 2, 0.96),
+         (28, 14, 1, 0.79), (-25, 18, 1, 0.88), (2, 32, 0, 0.92), (-52, 36, 0, 0.92), (-28, -13, 0, 0.71),
+         (-109, 254, 3, 0.74)],
+        [(32, 47, 1, 0.79), (-24, 50, 1, 0.75), (4, 64, 0, 0.96), (-55, 5, 1, 0.79), (0, 0, 2, 0.96),
+         (28, 14, 1, 0.79), (-25, 18, 1, 0.88), (2, 32, 0, 0.92), (-52, 36, 0, 0.92), (-28, -13, 0, 0.71),
+         (-109, 253, 3, 0.79)],
+        [(-23, 50, 1, 0.88), (2, 32, 0, 0.96), (4, 64, 0, 1.00), (28, 14, 1, 0.75), (-25, 18, 1, 0.79),
+         (0, 0, 2, 0.92), (31, 46, 1, 0.92), (-54, 4, 1, 0.88), (-109, 253, 3, 0.58), (-52, 36, 0, 0.92),
+         (-28, -13, 0, 0.75)],
+        [(-23, 50, 1, 0.88), (2, 32, 0, 0.96), (4, 64, 0, 1.00), (28, 14, 1, 0.75), (-25, 18, 1, 0.79),
+         (0, 0, 2, 0.92), (31, 46, 1, 0.92), (-54, 4, 1, 0.88), (-52, 36, 0, 0.92), (-28, -13, 0, 0.75),
+         (-69, 180, 3, 0.92)],
+        [(-23, 50, 1, 0.88), (5, 63, 0, 0.83), (33, 47, 1, 0.75), (-54, 4, 1, 0.92), (-53, 35, 0, 0.92),
+         (-28, -13, 0, 0.83), (1, -1, 2, 1.00), (29, 14, 1, 0.67), (3, 31, 0, 0.88), (-26, 18, 1, 0.83),
+         (-35, 108, 3, 0.96)],
+        [(-27, 12, 1, 0.71), (36, 13, 1, 0.83), (2, 29, 0, 0.92), (-26, 44, 1, 0.83), (9, 63, 0, 0.43),
+         (2, -2, 2, 0.83), (-58, 32, 3, 0.47), (45, 53, 1, 0.83), (-18, 90, 0, 0.30)],
+    ]
+    for k, row in enumerate(frames):
+        d = _dets([(x, y) for x, y, _, _ in row], [c for _, _, c, _ in row], 1.0167 + k / 60.0)
+        flags = np.zeros(len(row), np.uint8)
+        if k == len(frames) - 1:
+            flags[-1] = FrameDetections.FLAG_BLURRED
+        tracks = tr.update(replace(d, flags=flags, score=np.array([s for *_, s in row], np.float32)))
+        if k == len(frames) - 2:
+            striker = int(tracks.det_track_id[-1])
+    assert tracks.det_track_id[-1] == striker, tracks.det_track_id
+
+
+def test_a_jump_of_sightings_is_no_bounce_a_blur_behind_may_come_back_along() -> None:
+    """Issue 7 (korona seed 1005 at 120 fps): a black at rest against the S cushion, unseen for a
+    few frames beside a hand, took the blur of the hand's shadow 57 mm away and was seen at its
+    place again the next frame: a 6.8 m/s step "into" the cushion. Its predicted step bounces off
+    the cushion; the next blur of the shadow, 76 mm behind, is not the black coming back (a speed
+    its sightings jumped to is no path to come back along), so it does not take the black's track."""
+    tr = Tracker(RADII, half_mm=370.0)
+    blur = FrameDetections.FLAG_BLURRED
+    rest = (0.0, 354.0)  # touching the S cushion
+
+    def shadow(xy: tuple[float, float], t: float) -> FrameDetections:
+        return replace(_dets([xy], [0], t), flags=np.array([blur], np.uint8), score=np.array([0.3], np.float32))
+
+    for k in range(10):
+        tracks = tr.update(_dets([rest], [1], k / 120.0))
+    black = int(tracks.det_track_id[0])
+    for k in range(10, 14):  # unseen beside the hand
+        tr.update(_dets([], [], k / 120.0))
+    assert tr.update(shadow((0.0, 297.0), 14 / 120.0)).det_track_id.tolist() == [black]
+    assert tr.update(_dets([rest], [1], 15 / 120.0)).det_track_id.tolist() == [black]
+    tracks = tr.update(shadow((5.0, 278.0), 16 / 120.0))
+    assert tracks.det_track_id[0] != black, tracks.det_track_id
+
+
 @pytest.mark.parametrize("where", ["far-off", "at-the-pocket"])
 def test_a_striker_lost_over_a_hole_is_looked_for_only_there(where: str) -> None:
     """Issue 4 (carrom seed 1008 at 120 fps): the striker ran into the SE pocket and was last seen

@@ -209,28 +209,30 @@ class HandFinder:
         if off_bare is None:
             return self._find(far)
         if self.pale:
+            # (the same hand, kept whole though what follows it in stands out)
             hands = self._against_bare(far, off_bare)
-            if hands.any():
-                self.pale = True  # (the same hand, though what follows it in stands out)
+            self.pale = bool(hands.any())
+            if self.pale:
                 return hands
         hands = self._find(far)
         crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, self.rim))
         if hands.any() or crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
             return hands
-        return self._against_bare(far, off_bare)
-
-    def _against_bare(self, far: np.ndarray, off_bare: np.ndarray) -> np.ndarray:
-        """Hands from both signs; `pale` says whether one was found, most of it not far from the
-        surface colour (one that stands out, missed in a frame, is not taken for a pale one).
-
-        (Skin that nearly matches the board leaves the difference speckled: its pinholes are
-        filled first, or the hand falls apart into specks, none of them an arm's width; carrom
-        seed 3003. Filled, not closed: closing would bridge the gap to a disc beside the hand.)"""
-        hands = self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)))
+        hands = self._against_bare(far, off_bare)
+        # a pale one if most of it is not far from the surface colour (one that stands out, missed
+        # in a frame, is not taken for a pale one)
         mask = hands.view(np.uint8)
         area = cv2.countNonZero(mask)
         self.pale = area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
         return hands
+
+    def _against_bare(self, far: np.ndarray, off_bare: np.ndarray) -> np.ndarray:
+        """Hands from both signs.
+
+        (Skin that nearly matches the board leaves the difference speckled: its pinholes are
+        filled first, or the hand falls apart into specks, none of them an arm's width; carrom
+        seed 3003. Filled, not closed: closing would bridge the gap to a disc beside the hand.)"""
+        return self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)))
 
     def _find(self, far: np.ndarray) -> np.ndarray:
         return reaching_in(far, self.surface, self.rim, **self.reach)

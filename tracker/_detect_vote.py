@@ -8,6 +8,8 @@ each outline votes for its own centre. Straight printed lines spread their votes
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -48,11 +50,47 @@ def edge_field(
 
 def _accumulate(shape: tuple[int, int], pts: np.ndarray, unit: np.ndarray, radius_px: float) -> np.ndarray:
     h, w = shape
-    cand = np.concatenate([pts + radius_px * unit, pts - radius_px * unit])
-    ci = np.rint(cand).astype(np.int32)
-    ok = (ci[:, 0] >= 0) & (ci[:, 0] < w) & (ci[:, 1] >= 0) & (ci[:, 1] < h)
-    acc = np.bincount(ci[ok, 1] * w + ci[ok, 0], minlength=h * w).astype(np.float32).reshape(h, w)
+    cand = np.rint(np.concatenate([pts + radius_px * unit, pts - radius_px * unit]))
+    # votes counted by a 2-D histogram of the rounded (row, col) pairs, one bin a pixel (the
+    # votes beyond the image fall outside its ranges)
+    rows, cols = cand[:, 1:].astype(np.float32), cand[:, :1].astype(np.float32)
+    acc = cv2.calcHist([rows, cols], [0, 1], None, [h, w], [0, h, 0, w])
     return cv2.boxFilter(acc, -1, (5, 5), normalize=False)  # votes land within ~2 px of the centre
+
+
+@functools.lru_cache(maxsize=8)
+def _neighbourhood(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The k x k elliptic structuring element: its 3 x 3 middle (uint8) and the (rows, cols)
+    offsets of its pixels from its centre."""
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    rows, cols = np.nonzero(ellipse)
+    c = k // 2
+    return np.ascontiguousarray(ellipse[c - 1 : c + 2, c - 1 : c + 2]), rows - c, cols - c
+
+
+def _peaks(acc: np.ndarray, k: int, min_frac: float) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols) of the pixels of `acc` (H, W) float32 of at least `min_frac` that are the
+    largest (ties included) of their k x k elliptic neighbourhood, in row-major order: what
+    comparing `acc` with its dilation by that element gives.
+
+    Only the few pixels that are the largest of the middle 3 x 3 of the element are compared
+    with their whole neighbourhood (in `acc` padded with -inf: as dilating, the pixels beyond
+    the image's edge do not count).
+
+    Examples:
+        >>> acc = np.zeros((9, 9), np.float32); acc[2, 2], acc[3, 4], acc[7, 8] = 3, 2, 1
+        >>> [v.tolist() for v in _peaks(acc, 5, 0.5)]
+        [[2, 7], [2, 8]]
+    """
+    middle, dr, dc = _neighbourhood(k)
+    py, px = np.nonzero((acc >= cv2.dilate(acc, middle)) & (acc >= min_frac))
+    c = k // 2
+    padded = cv2.copyMakeBorder(acc, c, c, c, c, cv2.BORDER_CONSTANT, value=-np.inf)
+    stride = padded.shape[1]
+    at = (py + c) * stride + (px + c)
+    around = padded.ravel()[at[:, None] + (dr * stride + dc)[None, :]]
+    top = acc[py, px] >= around.max(axis=1, initial=-np.inf)
+    return py[top], px[top]
 
 
 def vote_centres(
@@ -92,11 +130,9 @@ def vote_centres(
         # a peak is the largest within one radius (discs of one size are a diameter apart at
         # least): a cluster of small peaks on clutter (a printed star, grain) is one candidate,
         # and does not crowd a faint disc out of the strongest few
-        k = 2 * max(1, int(round(r))) + 1
         # (a flat-topped peak yields a candidate at each of its top pixels: refined from their
         # slightly different starts, the best fit is kept, see `tracker._detect_refine`)
-        peak = (acc >= cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (acc >= min_frac)
-        py, px = np.nonzero(peak)
+        py, px = _peaks(acc, 2 * max(1, int(round(r))) + 1, min_frac)
         v = acc[py, px]
         if len(v) > max_peaks:
             top = np.argpartition(-v, max_peaks)[:max_peaks]

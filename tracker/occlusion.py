@@ -99,6 +99,7 @@ def reaching_in(
     min_area_px: int,
     min_contact_px: float,
     min_half_width_px: float = 0.0,
+    rim_at: np.ndarray | None = None,
 ) -> np.ndarray:
     """Hands and arms reaching in over the edge of the playing surface, discs they touch included.
 
@@ -118,6 +119,7 @@ def reaching_in(
         min_half_width_px: the least half-width of a region at its widest, px: a palm or an
             arm is wider than any disc (a row of discs resting against the cushion, korona's
             set-up of §19, with the striker against them, is as wide as one disc).
+        rim_at: `np.flatnonzero(rim)`, if known (`rim` is the same from frame to frame).
 
     Returns:
         (H, W) bool.
@@ -143,7 +145,8 @@ def reaching_in(
     if n <= 1:
         return np.zeros(fg.shape, bool)
     # (most frames have no hand: the crossing, counted on the narrow band, rules most regions out)
-    contact = np.bincount(labels[rim > 0], minlength=n) / max(rim_px, 1)
+    on_rim = labels[rim > 0] if rim_at is None else labels.ravel()[rim_at]
+    contact = np.bincount(on_rim, minlength=n) / max(rim_px, 1)
     keep = contact >= min_contact_px
     keep[0] = False
     if not keep.any():
@@ -151,15 +154,13 @@ def reaching_in(
     regions = _Regions(labels, n)
     keep &= regions.areas() >= min_area_px
     if min_half_width_px > 0 and keep.any():
-        # the widest part of each region still in the running: a palm or an arm is wider than any disc
-        inside = regions.where(keep)
-        widest = np.zeros(n, np.float32)
-        np.maximum.at(widest, labels[inside].astype(np.intp), cv2.distanceTransform(fg, cv2.DIST_L2, 3)[inside])
-        keep &= widest >= min_half_width_px
+        # a region this wide somewhere (as wide at its widest part): a palm or an arm is wider
+        # than any disc
+        wide = cv2.distanceTransform(fg, cv2.DIST_L2, 3) >= min_half_width_px
+        keep &= regions.areas(wide.view(np.uint8)) > 0
     if not keep.any():
         return np.zeros(fg.shape, bool)
-    hand = regions.where(keep).astype(np.uint8) * 255
-    return np.asarray(cv2.bitwise_and(cv2.dilate(hand, _SHRINK), fg) > 0)
+    return np.asarray(cv2.bitwise_and(cv2.dilate(regions.mask(keep), _SHRINK), fg) > 0)
 
 
 def fill_pinholes(mask: np.ndarray, max_px: int = _PINHOLE_PX) -> np.ndarray:
@@ -178,7 +179,7 @@ def fill_pinholes(mask: np.ndarray, max_px: int = _PINHOLE_PX) -> np.ndarray:
     small[0] = False  # (label 0: the set pixels)
     if not small.any():
         return mask
-    return np.asarray(cv2.bitwise_or(mask, regions.where(small).view(np.uint8) * np.uint8(255)))
+    return np.asarray(cv2.bitwise_or(mask, regions.mask(small)))
 
 
 class HandFinder:
@@ -201,6 +202,7 @@ class HandFinder:
 
     def __init__(self, surface: np.ndarray, rim: np.ndarray, **reach: Any) -> None:
         self.surface, self.rim, self.reach = surface, rim, reach
+        self.rim_at = np.flatnonzero(rim)
         self.pale = False  # the last hand was found against the bare board only
 
     def find(self, far: np.ndarray, off_bare: np.ndarray | None) -> np.ndarray:
@@ -235,7 +237,7 @@ class HandFinder:
         return self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)))
 
     def _find(self, far: np.ndarray) -> np.ndarray:
-        return reaching_in(far, self.surface, self.rim, **self.reach)
+        return reaching_in(far, self.surface, self.rim, rim_at=self.rim_at, **self.reach)
 
 
 class _Regions:
@@ -246,16 +248,21 @@ class _Regions:
         self.labels, self.n = labels, n
         self.small = labels.astype(np.uint8) if n <= 256 else None
 
-    def areas(self) -> np.ndarray:
-        """(n,) pixels per region."""
+    def areas(self, within: np.ndarray | None = None) -> np.ndarray:
+        """(n,) pixels per region (whole numbers), only those set in `within` ((H, W) uint8) if given."""
         if self.small is None:
-            return np.bincount(self.labels.ravel(), minlength=self.n)
-        return cv2.calcHist([self.small], [0], None, [256], [0, 256]).ravel()[: self.n]
+            labels = self.labels if within is None else self.labels[within > 0]
+            return np.bincount(labels.ravel(), minlength=self.n)
+        return cv2.calcHist([self.small], [0], within, [256], [0, 256]).ravel()[: self.n]
 
     def where(self, keep: np.ndarray) -> np.ndarray:
         """(H, W) bool: the pixels of the regions where `keep` (n,) bool is True."""
+        return np.asarray(self.mask(keep) > 0)
+
+    def mask(self, keep: np.ndarray) -> np.ndarray:
+        """(H, W) uint8, 255 on the pixels of the regions where `keep` (n,) bool is True."""
         if self.small is None:
-            return np.asarray(keep[self.labels])
+            return np.asarray(keep[self.labels].astype(np.uint8) * np.uint8(255))
         table = np.zeros(256, np.uint8)
-        table[: self.n] = keep
-        return np.asarray(cv2.LUT(self.small, table) > 0)
+        table[: self.n] = keep * np.uint8(255)
+        return np.asarray(cv2.LUT(self.small, table))

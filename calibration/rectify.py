@@ -18,21 +18,35 @@ from tracker._validate import check_shape
 __all__ = ["BoardMaps", "build_board_maps", "sample_points"]
 
 
+_GRID_COLS = 256  # points are sampled laid out in rows of this many
+
+
 def sample_points(image: np.ndarray, uv: np.ndarray, *, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """Bilinear samples of `image` (H, W[, C]) at float pixel positions `uv` (..., 2) -> (..., [C]).
 
     One `cv2.remap` call whatever the number of points (laid out in rows of 256).
     """
     flat = np.asarray(uv, dtype=np.float32).reshape(-1, 2)
+    out = _sample_grid(image, _grid(flat), interpolation)
+    return out[: len(flat)].reshape(*np.shape(uv)[:-1], *image.shape[2:])
+
+
+def _grid(flat: np.ndarray) -> np.ndarray:
+    """(rows, 256, 2) float32 remap grid of the points `flat` (N, 2) in rows of 256, the last
+    row filled up with (-1, -1)."""
     n = len(flat)
-    cols = 256
-    rows = max(1, -(-n // cols))
-    pad = np.full((rows * cols, 2), -1.0, np.float32)
-    pad[:n] = flat
-    grid = pad.reshape(rows, cols, 2)
-    out = cv2.remap(image, grid[..., 0], grid[..., 1], interpolation, borderMode=cv2.BORDER_REPLICATE)
-    extra = image.shape[2:] if image.ndim == 3 else ()
-    return out.reshape(rows * cols, *extra)[:n].reshape(*np.shape(uv)[:-1], *extra)
+    rows = max(1, -(-n // _GRID_COLS))
+    grid = np.empty((rows * _GRID_COLS, 2), np.float32)
+    grid[:n] = flat
+    grid[n:] = -1.0
+    return grid.reshape(rows, _GRID_COLS, 2)
+
+
+def _sample_grid(image: np.ndarray, grid: np.ndarray, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """(rows * 256, [C]) samples of `image` (H, W[, C]) at a (rows, 256, 2) float32 grid of
+    pixel positions (`_grid`), the image's edge replicated beyond it."""
+    out = cv2.remap(image, grid, None, interpolation, borderMode=cv2.BORDER_REPLICATE)  # type: ignore[call-overload]
+    return np.asarray(out).reshape(grid.shape[0] * grid.shape[1], *image.shape[2:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,16 @@ class BoardMaps:
         xy = np.asarray(xy_mm, dtype=np.float32)
         uv = xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32)
         return sample_points(self.map_float, uv)
+
+    def sample_original(self, frame: np.ndarray, xy_mm: np.ndarray) -> np.ndarray:
+        """Bilinear samples (..., [C]) of the ORIGINAL frame (H0, W0[, C]) at board mm points
+        (..., 2): `sample_points(frame, board_mm_to_original(xy_mm))`, the points mapped and
+        sampled in one grid."""
+        xy = np.asarray(xy_mm, dtype=np.float32)
+        uv = xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32)
+        flat = uv.reshape(-1, 2)
+        px = _sample_grid(self.map_float, _grid(flat)).reshape(-1, _GRID_COLS, 2)
+        return _sample_grid(frame, px)[: len(flat)].reshape(*xy.shape[:-1], *frame.shape[2:])
 
 
 def build_board_maps(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.rectify import BoardMaps, sample_points
+from calibration.rectify import BoardMaps
 
 __all__ = ["face_relief"]
 
@@ -41,8 +41,7 @@ def face_relief(frame_bgr: np.ndarray, maps: BoardMaps, xy_mm: np.ndarray) -> np
     if n == 0:
         return np.zeros(0)
     pts = xy[:, None, None, :] + _RADII_MM[None, None, :, None] * _DIRS[None, :, None, :]
-    px = maps.board_mm_to_original(pts.reshape(-1, 2))
-    bgr = sample_points(frame_bgr, px).reshape(1, -1, 3)
+    bgr = maps.sample_original(frame_bgr, pts.reshape(-1, 2)).reshape(1, -1, 3)
     light = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0, :, 0].astype(np.float32)
     profile = np.median(light.reshape(n, len(_DIRS), len(_RADII_MM)), axis=1)
     mid = profile[:, _STEP:-_STEP]

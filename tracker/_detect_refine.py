@@ -44,6 +44,11 @@ class _Plan:
     inside: np.ndarray = field(init=False)
     outside: np.ndarray = field(init=False)
     offsets: np.ndarray = field(init=False)
+    # sample indices [lo, hi): the search band, the radial gradient round it (a sample either
+    # side) and the colour distance that gradient takes (a sample either side again)
+    span: tuple[int, int] = field(init=False)
+    grad_span: tuple[int, int] = field(init=False)
+    dist_span: tuple[int, int] = field(init=False)
 
     def __post_init__(self) -> None:
         ang = np.linspace(0.0, 2 * np.pi, self.n_rays, endpoint=False)
@@ -72,6 +77,14 @@ class _Plan:
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
         object.__setattr__(self, "offsets", (r[None, :, None] * self.dirs[:, None, :]).astype(np.float32))
+        band = np.flatnonzero(self.search)
+        lo, hi = int(band[0]), int(band[-1]) + 1
+        # (the edge's parabola takes the samples either side of the band's strongest: all inside)
+        if hi - lo != len(band) or lo < 1 or hi > self.n_samples - 1:
+            raise ValueError(f"the search band {lo}..{hi} must be one run of samples inside 1..{self.n_samples - 1}")
+        object.__setattr__(self, "span", (lo, hi))
+        object.__setattr__(self, "grad_span", (lo - 1, hi + 1))
+        object.__setattr__(self, "dist_span", (max(lo - 2, 0), min(hi + 2, self.n_samples)))
 
 
 _SCREEN = _Plan(16, 12)  # cheap first look at every candidate
@@ -136,7 +149,7 @@ def _sample_rays(
     """(N, M, K, 3) float32 Lab samples along the rays of each disc (sampled in BGR, then
     converted), the lightness halved (the colour distance of `_edges` weighs it so)."""
     pts = xy_mm[:, None, None, :].astype(np.float32) + r_mm.astype(np.float32)[:, None, None, None] * plan.offsets
-    bgr = sample_points(frame_bgr, maps.board_mm_to_original(pts))  # (N, M, K, 3) uint8  # (N, M, K, 3) uint8
+    bgr = maps.sample_original(frame_bgr, pts)  # (N, M, K, 3) uint8
     lab = cv2.cvtColor(bgr.reshape(-1, plan.n_samples, 3), cv2.COLOR_BGR2LAB).reshape(bgr.shape)
     return np.asarray(lab * _LAB_WEIGHT)
 
@@ -169,14 +182,20 @@ def _edges(
     fraction of a sample by a parabola through its neighbours."""
     r_frac = plan.r_frac
     face = _masked_mean(samples, face_mask)
-    diff = samples - face[:, None, None, :]
+    # (only round the search band: the distances at samples [d_lo, d_hi), the gradient at
+    # [g_lo, g_hi), see `_Plan`)
+    (lo, hi), (g_lo, g_hi), (d_lo, d_hi) = plan.span, plan.grad_span, plan.dist_span
+    diff = samples[:, :, d_lo:d_hi] - face[:, None, None, :]
     d = np.sqrt(np.einsum("nmkc,nmkc->nmk", diff, diff))
-    g = np.zeros_like(d)
-    g[..., 1:-1] = 0.5 * (d[..., 2:] - d[..., :-2])
-    gs = np.where(plan.search, g, -np.inf)
-    k = np.clip(np.argmax(gs, axis=2), 1, len(r_frac) - 2)
+    # the central difference, zero at the first and last sample
+    g = np.zeros((*d.shape[:2], g_hi - g_lo), d.dtype)
+    j0, j1 = max(g_lo, 1), min(g_hi, len(r_frac) - 1)
+    ahead, behind = d[..., j0 + 1 - d_lo : j1 + 1 - d_lo], d[..., j0 - 1 - d_lo : j1 - 1 - d_lo]
+    g[..., j0 - g_lo : j1 - g_lo] = 0.5 * (ahead - behind)
+    k = np.argmax(g[..., lo - g_lo : hi - g_lo], axis=2) + (lo - g_lo)  # (into `g`)
     flat_k = (np.arange(k.size).reshape(k.shape) * g.shape[2] + k).ravel()
     g0, g1, g2 = (g.reshape(-1)[flat_k + o].reshape(k.shape) for o in (-1, 0, 1))
+    k = k + g_lo
     den = g0 - 2 * g1 + g2
     level = np.abs(den) <= 1e-6
     sub = np.clip(np.where(level, 0.0, 0.5 * (g0 - g2) / np.where(level, -1.0, den)), -0.5, 0.5)

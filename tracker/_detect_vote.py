@@ -55,7 +55,7 @@ def _accumulate(shape: tuple[int, int], pts: np.ndarray, unit: np.ndarray, radiu
     # votes beyond the image fall outside its ranges)
     rows, cols = cand[:, 1:].astype(np.float32), cand[:, :1].astype(np.float32)
     acc = cv2.calcHist([rows, cols], [0, 1], None, [h, w], [0, h, 0, w])
-    return cv2.boxFilter(acc, -1, (5, 5), normalize=False)  # votes land within ~2 px of the centre
+    return np.asarray(cv2.boxFilter(acc, -1, (5, 5), normalize=False))  # votes land within ~2 px of the centre
 
 
 @functools.lru_cache(maxsize=8)

@@ -21,10 +21,11 @@ __all__ = ["HandFinder", "fill_pinholes", "occlusion_mask", "reaching_in", "stam
 
 
 @functools.lru_cache(maxsize=32)
-def _footprint(k: int) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, cols) offsets of the pixels of a k x k elliptic structuring element from its centre."""
+def _footprint(k: int, stride: int) -> np.ndarray:
+    """Flat offsets of the pixels of a k x k elliptic structuring element from its centre, in a
+    row-major image `stride` pixels wide."""
     rows, cols = np.nonzero(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return rows - k // 2, cols - k // 2
+    return np.asarray((rows - k // 2) * stride + (cols - k // 2))
 
 
 def stamp_discs(shape: tuple[int, int], uv: np.ndarray, radius_px: float) -> np.ndarray:
@@ -41,14 +42,17 @@ def stamp_discs(shape: tuple[int, int], uv: np.ndarray, radius_px: float) -> np.
         (17, True, False)
     """
     h, w = shape
-    img = np.zeros((h, w), np.uint8)
     ij = np.rint(np.asarray(uv, dtype=np.float64).reshape(-1, 2)).astype(np.int64)
     ij = ij[(ij[:, 0] >= 0) & (ij[:, 0] < w) & (ij[:, 1] >= 0) & (ij[:, 1] < h)]
-    dr, dc = _footprint(2 * int(np.ceil(radius_px)) + 1)
-    rows, cols = ij[:, 1, None] + dr[None], ij[:, 0, None] + dc[None]
-    ok = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
-    img[rows[ok], cols[ok]] = 255
-    return img
+    k = 2 * int(np.ceil(radius_px)) + 1
+    # (stamped into the image with a margin of the element's reach all round, cut off after:
+    # no footprint pixel needs checking against the edge)
+    m = k // 2
+    stride = w + 2 * m
+    padded = np.zeros((h + 2 * m, stride), np.uint8)
+    at = (ij[:, 1] + m) * stride + (ij[:, 0] + m)
+    padded.ravel()[at[:, None] + _footprint(k, stride)[None]] = 255
+    return padded[m : m + h, m : m + w].copy()
 
 
 def occlusion_mask(

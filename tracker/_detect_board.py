@@ -49,7 +49,7 @@ def probe_discs(
     pts = xy_mm[:, None, :] + probes[None] * np.asarray(r_mm)[:, None, None]
     uv = np.rint(maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
     h, w = image.shape[:2]
-    u, v = np.clip(uv[:, 0], 0, w - 1), np.clip(uv[:, 1], 0, h - 1)
+    u, v = np.minimum(np.maximum(uv, 0), (w - 1, h - 1)).T  # (clipped to the image)
     return np.asarray(image[v, u]).reshape(len(xy_mm), len(probes), *image.shape[2:])
 
 

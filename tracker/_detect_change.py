@@ -24,7 +24,7 @@ import numpy as np
 
 from calibration.rectify import BoardMaps
 from tracker._detect_board import probe_discs
-from tracker._detect_steps import suppress_overlaps
+from tracker._detect_steps import median_u8, suppress_overlaps
 from tracker._detect_types import Detection, DetectorConfig, Found
 
 __all__ = [
@@ -115,7 +115,7 @@ def change_mask(board_bgr: np.ndarray, ref: np.ndarray, *, min_diff: float, grow
         (True, False, 0.09)
     """
     diff = cv2.transform(cv2.absdiff(board_bgr, ref), _DIFF_WEIGHTS)
-    level = float(np.median(diff[::4, ::4]))
+    level = median_u8(diff[::4, ::4])
     thresh = max(min_diff, _NOISE_FACTOR * max(level, 1.0))
     _, mask = cv2.threshold(diff, thresh, 255, cv2.THRESH_BINARY)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)

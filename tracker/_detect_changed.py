@@ -18,6 +18,7 @@ from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_f
 from tracker._detect_core import DetectorCore
 from tracker._detect_follow import Followed, follow_discs, velocities
 from tracker._detect_region import Box, box_of_change, in_mask, near_occluder
+from tracker._detect_steps import above
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
 
@@ -214,7 +215,7 @@ class ChangeDriven(DetectorCore):
             exclude[self._hands[box]] = 255
         radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
         # (a smear is fainter than the disc: its colour is mixed with the surface's)
-        far = (self._planes.far[box] > _BLUR_FAR).astype(np.uint8) * 255
+        far = above(self._planes.far[box], _BLUR_FAR)
         blobs = blur_blobs(far, change[box], self._planes.lab[box], exclude, geom.surface_rim[box], radii_px=radii)
         if len(blobs.uv_px) == 0:
             return found

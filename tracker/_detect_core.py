@@ -21,6 +21,7 @@ from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
 from tracker._detect_region import Box, StillPlanes, in_mask
 from tracker._detect_steps import (
+    above,
     busy_mask,
     lab_dist,
     occlusion_from_foreground,
@@ -130,8 +131,8 @@ class DetectorCore:
         cfg = self.config
         if cfg.hand_min_contact_mm <= 0:
             return self._no_hands
-        far = (planes.far > cfg.hand_far).astype(np.uint8) * 255
-        off = None if planes.bare is None else (planes.off_bare > cfg.hand_off_bare).astype(np.uint8) * 255
+        far = above(planes.far, cfg.hand_far)
+        off = None if planes.bare is None else above(planes.off_bare, cfg.hand_off_bare)
         return self._hand_finder.find(far, off)
 
     @functools.cached_property

@@ -95,6 +95,8 @@ _QUICK = _Plan(16, 20)  # candidates already known to be discs (video path)
 _FAINT_RISE = 0.5
 # a groove: this much darker (8-bit Lab lightness) than the face on both sides of it
 _GROOVE_DIP = 4.0
+# added to the normal equations of the fits: a disc with too few rays still gets a solution
+_RIDGE3, _RIDGE2 = np.eye(3) * 1e-6, np.eye(2) * 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +217,7 @@ def _row_median(x: np.ndarray) -> np.ndarray:
 def _fit(edge_r: np.ndarray, weight: np.ndarray, plan: _Plan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Weighted LSQ of r = R + dx cos + dy sin per disc -> (R (N,), shift (N, 2), residual (N, M))."""
     A = plan.design
-    ata = (weight @ plan.design_outer).reshape(-1, 3, 3) + np.eye(3) * 1e-6
+    ata = (weight @ plan.design_outer).reshape(-1, 3, 3) + _RIDGE3
     atb = (weight * edge_r) @ A
     sol = np.linalg.solve(ata, atb[..., None])[..., 0]
     return sol[:, 0], sol[:, 1:], edge_r - (sol @ A.T)
@@ -256,7 +258,7 @@ def _iterate(
 def _stretch(res: np.ndarray, weight: np.ndarray, plan: _Plan) -> np.ndarray:
     """(N,) amplitude (mm) of the second harmonic a cos 2t + b sin 2t of the residuals (N, M):
     how far the outline is drawn out along one direction."""
-    ata = (weight @ plan.design2_outer).reshape(-1, 2, 2) + np.eye(2) * 1e-6
+    ata = (weight @ plan.design2_outer).reshape(-1, 2, 2) + _RIDGE2
     atb = (weight * res) @ plan.design2
     ab = np.linalg.solve(ata, atb[..., None])[..., 0]
     return np.asarray(np.hypot(ab[:, 0], ab[:, 1]))

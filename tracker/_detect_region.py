@@ -23,7 +23,7 @@ import numpy as np
 from calibration.rectify import BoardMaps
 from tracker._detect_bg import BackgroundModel, learn_background, update_background
 from tracker._detect_change import touched_discs
-from tracker._detect_steps import colour_distance, image_distance
+from tracker._detect_steps import above, colour_distance, image_distance
 from tracker.occlusion import stamp_discs
 
 __all__ = ["Box", "StillPlanes", "box_of_change", "in_mask", "near_occluder"]
@@ -90,7 +90,7 @@ def in_mask(xy_mm: np.ndarray, mask: np.ndarray, maps: BoardMaps) -> np.ndarray:
     """(N,) bool: centres (N, 2) board mm on a set pixel of `mask` (H, W) board image."""
     uv = np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp)
     h, w = mask.shape
-    u, v = np.clip(uv[:, 0], 0, w - 1), np.clip(uv[:, 1], 0, h - 1)
+    u, v = np.minimum(np.maximum(uv, 0), (w - 1, h - 1)).T  # (clipped to the image)
     return np.asarray(mask[v, u] > 0)
 
 
@@ -114,7 +114,8 @@ def near_occluder(occlusion: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, ma
     pts = xy_mm[:, None, :] + _NEAR[None] * np.asarray(r_mm)[:, None, None]
     uv = np.rint(pts * (0.5 * maps.px_per_mm) + (maps.centre_px - 0.5) * 0.5).astype(np.intp)
     h, w = occlusion.shape
-    u, v = np.clip(uv[..., 0], 0, w - 1), np.clip(uv[..., 1], 0, h - 1)
+    uv = np.minimum(np.maximum(uv, 0), (w - 1, h - 1))  # (clipped to the image)
+    u, v = uv[..., 0], uv[..., 1]
     return np.asarray(occlusion[v, u].any(axis=1))
 
 
@@ -157,7 +158,7 @@ class StillPlanes:
         """Colour distance and foreground inside `box` (after `update_lab`)."""
         far = colour_distance(self.lab[box], surface_lab)
         self.far[box] = far
-        self.fg[box] = (far > occlusion_far).astype(np.uint8) * 255
+        self.fg[box] = above(far, occlusion_far)
         if self.bare is not None:
             self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=_BARE_LIGHTNESS)
 

@@ -15,10 +15,12 @@ from tracker.occlusion import occlusion_mask, stamp_discs
 from tracker.specs import EquipmentSpec, default_equipment, load_equipment
 
 __all__ = [
+    "above",
     "busy_mask",
     "colour_distance",
     "image_distance",
     "lab_dist",
+    "median_u8",
     "occlusion_from_foreground",
     "on_foreground",
     "package_found",
@@ -31,6 +33,31 @@ _GATE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 # foreground probes (units of the disc radius): the face (centre and two rings), then the rim
 _RING = np.stack([np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1)
 _FACE_PROBE = np.concatenate([np.zeros((1, 2)), 0.35 * _RING, 0.65 * _RING, 0.9 * _RING])
+
+
+def above(image: np.ndarray, thresh: float) -> np.ndarray:
+    """(H, W) uint8 0/255: where the (H, W) uint8 `image` exceeds `thresh` (any real number;
+    `(image > thresh) * 255` in one OpenCV pass).
+
+    Examples:
+        >>> above(np.array([[10, 36, 37]], np.uint8), 36.5).tolist()
+        [[0, 0, 255]]
+    """
+    return np.asarray(cv2.threshold(image, thresh, 255, cv2.THRESH_BINARY)[1])
+
+
+def median_u8(values: np.ndarray) -> float:
+    """The median of a non-empty uint8 array (`np.median`: the mean of the two middle values of an even
+    count), from its histogram rather than by sorting.
+
+    Examples:
+        >>> median_u8(np.array([[3, 200], [7, 9]], np.uint8)), median_u8(np.array([5, 1, 9], np.uint8))
+        (8.0, 5.0)
+    """
+    below = np.cumsum(np.bincount(values.ravel(), minlength=256))  # values <= v, for v in 0..255
+    n = int(below[-1])
+    lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
+    return (int(lo) + int(hi)) / 2
 
 
 def colour_distance(lab: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
@@ -116,7 +143,7 @@ def occlusion_from_foreground(
 ) -> np.ndarray:
     """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale."""
     small = cv2.resize(fg, geom.markings_half.shape[::-1], interpolation=cv2.INTER_AREA)
-    fg_half: np.ndarray = (small > 127).astype(np.uint8) * 255
+    fg_half = above(small, 127)
     fg_half = cv2.bitwise_and(fg_half, cv2.bitwise_not(geom.markings_half))
     scale = 0.5 * px_per_mm
     stamp_r = (float(r_mm.max()) if len(r_mm) else geom.striker_r) * 1.25 * scale

@@ -36,13 +36,12 @@ def edge_field(
     lx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
     ly = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     m1, m2 = cv2.magnitude(gx, gy), cv2.magnitude(lx, ly)
-    use_l = m2 > m1
-    mag = np.where(use_l, m2, m1)
+    mag = np.maximum(m1, m2)
     if weight is not None:
         mag *= weight
     ys, xs = np.nonzero(mag > min_mag)
     m = mag[ys, xs]
-    sel = use_l[ys, xs]
+    sel = m2[ys, xs] > m1[ys, xs]  # (the lightness's edge, the stronger here)
     ux = np.where(sel, lx[ys, xs], gx[ys, xs]) / m
     uy = np.where(sel, ly[ys, xs], gy[ys, xs]) / m
     return ys, xs, np.stack([ux, uy], axis=1)

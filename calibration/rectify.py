@@ -104,19 +104,21 @@ class BoardMaps:
     def board_mm_to_original(self, xy_mm: np.ndarray) -> np.ndarray:
         """(..., 2) board mm -> (..., 2) float32 original-image pixels, by bilinear lookup in the
         precomputed map (exact to well under 0.01 px for scales >= 0.3 px/mm)."""
-        xy = np.asarray(xy_mm, dtype=np.float32)
-        uv = xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32)
-        return sample_points(self.map_float, uv)
+        return sample_points(self.map_float, self._map_px(xy_mm))
 
     def sample_original(self, frame: np.ndarray, xy_mm: np.ndarray) -> np.ndarray:
         """Bilinear samples (..., [C]) of the ORIGINAL frame (H0, W0[, C]) at board mm points
         (..., 2): `sample_points(frame, board_mm_to_original(xy_mm))`, the points mapped and
         sampled in one grid."""
-        xy = np.asarray(xy_mm, dtype=np.float32)
-        uv = xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32)
+        uv = self._map_px(xy_mm)
         flat = uv.reshape(-1, 2)
         px = _sample_grid(self.map_float, _grid(flat)).reshape(-1, _GRID_COLS, 2)
-        return _sample_grid(frame, px)[: len(flat)].reshape(*xy.shape[:-1], *frame.shape[2:])
+        return _sample_grid(frame, px)[: len(flat)].reshape(*uv.shape[:-1], *frame.shape[2:])
+
+    def _map_px(self, xy_mm: np.ndarray) -> np.ndarray:
+        """(..., 2) board mm -> (..., 2) float32 pixels of the board image (and of `map_float`)."""
+        xy = np.asarray(xy_mm, dtype=np.float32)
+        return np.asarray(xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32))
 
 
 def build_board_maps(

@@ -41,6 +41,16 @@ _MOUTH_OVER = 0.25  # a disc in a pocket's mouth has its centre over the hole by
 _OUTLINE = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], axis=1)  # (radii)
 
 
+def clip_px(uv: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """(..., 2) integer pixels (col, row) clipped to an image of `shape` (H, W, ...).
+
+    Examples:
+        >>> clip_px(np.array([[-3, 5], [12, 40]]), (20, 10)).tolist()
+        [[0, 5], [9, 19]]
+    """
+    return np.asarray(np.minimum(np.maximum(uv, 0), (shape[1] - 1, shape[0] - 1)))
+
+
 def probe_discs(
     image: np.ndarray, probes: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps
 ) -> np.ndarray:
@@ -48,8 +58,7 @@ def probe_discs(
     of the radius) round N discs."""
     pts = xy_mm[:, None, :] + probes[None] * np.asarray(r_mm)[:, None, None]
     uv = np.rint(maps.to_px(pts.reshape(-1, 2))).astype(np.intp)
-    h, w = image.shape[:2]
-    u, v = np.minimum(np.maximum(uv, 0), (w - 1, h - 1)).T  # (clipped to the image)
+    u, v = clip_px(uv, image.shape).T
     return np.asarray(image[v, u]).reshape(len(xy_mm), len(probes), *image.shape[2:])
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from calibration.rectify import BoardMaps
 from tracker._detect_bg import BackgroundModel, learn_background, update_background
+from tracker._detect_board import clip_px
 from tracker._detect_change import touched_discs
 from tracker._detect_steps import above, colour_distance, image_distance
 from tracker.occlusion import stamp_discs
@@ -89,8 +90,7 @@ def box_of_change(
 def in_mask(xy_mm: np.ndarray, mask: np.ndarray, maps: BoardMaps) -> np.ndarray:
     """(N,) bool: centres (N, 2) board mm on a set pixel of `mask` (H, W) board image."""
     uv = np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp)
-    h, w = mask.shape
-    u, v = np.minimum(np.maximum(uv, 0), (w - 1, h - 1)).T  # (clipped to the image)
+    u, v = clip_px(uv, mask.shape).T
     return np.asarray(mask[v, u] > 0)
 
 
@@ -113,8 +113,7 @@ def near_occluder(occlusion: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, ma
         return np.zeros(0, bool)
     pts = xy_mm[:, None, :] + _NEAR[None] * np.asarray(r_mm)[:, None, None]
     uv = np.rint(pts * (0.5 * maps.px_per_mm) + (maps.centre_px - 0.5) * 0.5).astype(np.intp)
-    h, w = occlusion.shape
-    uv = np.minimum(np.maximum(uv, 0), (w - 1, h - 1))  # (clipped to the image)
+    uv = clip_px(uv, occlusion.shape)
     u, v = uv[..., 0], uv[..., 1]
     return np.asarray(occlusion[v, u].any(axis=1))
 

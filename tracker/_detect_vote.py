@@ -13,6 +13,8 @@ import functools
 import cv2
 import numpy as np
 
+from tracker.occlusion import ellipse_offsets
+
 __all__ = ["edge_field", "vote_centres"]
 
 
@@ -58,13 +60,10 @@ def _accumulate(shape: tuple[int, int], pts: np.ndarray, unit: np.ndarray, radiu
 
 
 @functools.lru_cache(maxsize=8)
-def _neighbourhood(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The k x k elliptic structuring element: its 3 x 3 middle (uint8) and the (rows, cols)
-    offsets of its pixels from its centre."""
-    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    rows, cols = np.nonzero(ellipse)
+def _middle(k: int) -> np.ndarray:
+    """The 3 x 3 middle of the k x k elliptic structuring element (uint8)."""
     c = k // 2
-    return np.ascontiguousarray(ellipse[c - 1 : c + 2, c - 1 : c + 2]), rows - c, cols - c
+    return np.ascontiguousarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))[c - 1 : c + 2, c - 1 : c + 2])
 
 
 def _peaks(acc: np.ndarray, k: int, min_frac: float) -> tuple[np.ndarray, np.ndarray]:
@@ -81,13 +80,12 @@ def _peaks(acc: np.ndarray, k: int, min_frac: float) -> tuple[np.ndarray, np.nda
         >>> [v.tolist() for v in _peaks(acc, 5, 0.5)]
         [[2, 7], [2, 8]]
     """
-    middle, dr, dc = _neighbourhood(k)
-    py, px = np.nonzero((acc >= cv2.dilate(acc, middle)) & (acc >= min_frac))
+    py, px = np.nonzero((acc >= cv2.dilate(acc, _middle(k))) & (acc >= min_frac))
     c = k // 2
     padded = cv2.copyMakeBorder(acc, c, c, c, c, cv2.BORDER_CONSTANT, value=-np.inf)
     stride = padded.shape[1]
     at = (py + c) * stride + (px + c)
-    around = padded.ravel()[at[:, None] + (dr * stride + dc)[None, :]]
+    around = padded.ravel()[at[:, None] + ellipse_offsets(k, stride)[None, :]]
     top = acc[py, px] >= around.max(axis=1, initial=-np.inf)
     return py[top], px[top]
 

@@ -17,13 +17,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["HandFinder", "fill_pinholes", "occlusion_mask", "reaching_in", "stamp_discs"]
+__all__ = ["HandFinder", "ellipse_offsets", "fill_pinholes", "occlusion_mask", "reaching_in", "stamp_discs"]
 
 
 @functools.lru_cache(maxsize=32)
-def _footprint(k: int, stride: int) -> np.ndarray:
+def ellipse_offsets(k: int, stride: int) -> np.ndarray:
     """Flat offsets of the pixels of a k x k elliptic structuring element from its centre, in a
-    row-major image `stride` pixels wide."""
+    row-major image `stride` pixels wide (an image padded by k // 2 all round needs no edge
+    checks: `stamp_discs`, `tracker._detect_vote`'s peaks)."""
     rows, cols = np.nonzero(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return np.asarray((rows - k // 2) * stride + (cols - k // 2))
 
@@ -51,7 +52,7 @@ def stamp_discs(shape: tuple[int, int], uv: np.ndarray, radius_px: float) -> np.
     stride = w + 2 * m
     padded = np.zeros((h + 2 * m, stride), np.uint8)
     at = (ij[:, 1] + m) * stride + (ij[:, 0] + m)
-    padded.ravel()[at[:, None] + _footprint(k, stride)[None]] = 255
+    padded.ravel()[at[:, None] + ellipse_offsets(k, stride)[None]] = 255
     return padded[m : m + h, m : m + w].copy()
 
 

@@ -30,6 +30,12 @@ class Score:
     id_switches: int = 0
     direct_ok: int = 0
     first_disc_ok: int = 0
+    rest_ok: int = 0
+    placed_tp: int = 0
+    placed_pred: int = 0
+    placed_true: int = 0
+    rest_extra: int = 0
+    rest_missing: int = 0
     failures: list[str] = field(default_factory=list)
     cases: list[tuple[str, str]] = field(default_factory=list)
 
@@ -67,6 +73,11 @@ class Score:
             "hand_false_events": float(self.hand_false),
             "direct_rebound": r(self.direct_ok, self.shots_true),
             "first_disc": r(self.first_disc_ok, self.shots_true),
+            "rest_right": r(self.rest_ok, self.shots_true),
+            "placed_precision": r(self.placed_tp, self.placed_pred),
+            "placed_recall": r(self.placed_tp, self.placed_true),
+            "rest_extra_per_shot": self.rest_extra / max(self.shots_true, 1),
+            "rest_missing_per_shot": self.rest_missing / max(self.shots_true, 1),
         }
 
 
@@ -92,6 +103,60 @@ def _key(ev: dict[str, Any], key: str) -> tuple[Any, ...]:
     if key == "off":
         return (ev["disc"]["kind"],)
     return ()
+
+
+# a disc's rest position this far (mm) from the truth's is somewhere else
+REST_TOL_MM = 10.0
+
+
+# a disc put on the board by hand is reported this long after the truth's moment at most (s): once
+# the hand has let go and the disc has been seen standing
+PLACED_TOL_S = 1.0
+
+
+def _match_placed(truth: list[dict[str, Any]], pred: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """Pairs (truth index, pred index) of `placed` events: the same kind, within `REST_TOL_MM` of
+    each other, the prediction at most `PLACED_TOL_S` away in time (one to one, nearest in place)."""
+    pairs, used = [], set()
+    for i, te in enumerate(truth):
+        best, best_d = -1, REST_TOL_MM + 1e-9
+        for j, pe in enumerate(pred):
+            if j in used or pe["disc"]["kind"] != te["disc"]["kind"] or abs(pe["t"] - te["t"]) > PLACED_TOL_S:
+                continue
+            d = float(np.hypot(pe["x_mm"] - te["x_mm"], pe["y_mm"] - te["y_mm"]))
+            if d <= best_d:
+                best, best_d = j, d
+        if best >= 0:
+            used.add(best)
+            pairs.append((i, best))
+    return pairs
+
+
+def compare_rest(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]], *,
+                 tol_mm: float = REST_TOL_MM) -> tuple[int, int, int]:
+    """(extra, missing, wrong kind) of a predicted rest list against the truth's: each truth disc
+    is paired with a predicted one within `tol_mm` (one to one, nearest overall); predicted discs
+    left over are extra (a phantom on the board), truth discs left over are missing, pairs of
+    different kinds are wrong.
+
+    Examples:
+        >>> t = [{"kind": "white", "x_mm": 0.0, "y_mm": 0.0}, {"kind": "black", "x_mm": 50.0, "y_mm": 0.0}]
+        >>> compare_rest(t, [{"kind": "white", "x_mm": 1.0, "y_mm": 0.5}, {"kind": "queen", "x_mm": 50.0, "y_mm": 2.0},
+        ...                  {"kind": "white", "x_mm": 0.0, "y_mm": 300.0}])
+        (1, 0, 1)
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    if not truth or not pred:
+        return len(pred), len(truth), 0
+    a = np.array([[d["x_mm"], d["y_mm"]] for d in truth], np.float64)
+    b = np.array([[d["x_mm"], d["y_mm"]] for d in pred], np.float64)
+    dist = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
+    rows, cols = linear_sum_assignment(np.where(dist <= tol_mm, dist, 1e6))
+    close = dist[rows, cols] <= tol_mm
+    rows, cols = rows[close], cols[close]
+    wrong = sum(truth[i]["kind"] != pred[j]["kind"] for i, j in zip(rows, cols, strict=True))
+    return len(pred) - len(rows), len(truth) - len(rows), int(wrong)
 
 
 def _where(ev: dict[str, Any]) -> str:
@@ -169,6 +234,15 @@ def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]]
         for j, e in enumerate(pe):
             if j not in hit_p:
                 sc.fail(f"{kind} false", f"{label} {_where(e)} {_key(e, key)}; truth near: {_near(e, te, kind)}")
+    tp_, pp_ = [e for e in truth if e["type"] == "placed"], [e for e in pred if e["type"] == "placed"]
+    pairs = _match_placed(tp_, pp_)
+    sc.placed_tp, sc.placed_pred, sc.placed_true = len(pairs), len(pp_), len(tp_)
+    for i in sorted(set(range(len(tp_))) - {i for i, _ in pairs}):
+        e = tp_[i]
+        sc.fail("placed missed", f"{label} t {e['t']:.3f} {e['disc']['kind']} at ({e['x_mm']:.0f}, {e['y_mm']:.0f})")
+    for j in sorted(set(range(len(pp_))) - {j for _, j in pairs}):
+        e = pp_[j]
+        sc.fail("placed false", f"{label} t {e['t']:.3f} {e['disc']['kind']} at ({e['x_mm']:.0f}, {e['y_mm']:.0f})")
     ts, ps = _shots(truth), _shots(pred)
     sc.shots_true, sc.shots_pred = len(ts), len(ps)
     used: set[int] = set()
@@ -198,6 +272,14 @@ def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]]
         else:
             sc.fail("shot not exact", f"{label} shot {t_shot['start']['shot']}: truth {_outcome(t_shot)} "
                     f"pred {_outcome(p_shot)}")
+        extra, missing, wrong = compare_rest(tend.get("rest") or [], pend.get("rest") or [])
+        sc.rest_extra += extra
+        sc.rest_missing += missing
+        if extra or missing or wrong:
+            sc.fail("rest wrong", f"{label} shot {t_shot['start']['shot']} t {t0:.3f}: {extra} extra, "
+                    f"{missing} missing, {wrong} of the wrong kind")
+        else:
+            sc.rest_ok += 1
     for j, p_shot in enumerate(ps):
         if j not in used:
             sc.fail("shot start false", f"{label} shot {p_shot['start']['shot']} frame "

@@ -370,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 _BREAKDOWN = ("pocket_precision", "pocket_recall", "off_board_precision", "off_board_recall", "segmentation",
-              "first_contact", "exact_shots", "hand_false_events")
+              "first_contact", "exact_shots", "hand_false_events", "rest_right")
 
 
 def _run_korona(args: argparse.Namespace) -> int:

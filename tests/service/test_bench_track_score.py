@@ -60,3 +60,51 @@ def test_cached_play_takes_the_current_equipment(tmp_path, monkeypatch) -> None:
     again = _play("korona", 1, 3, str(tmp_path))
     assert again.equipment == first.equipment and again.equipment.light_like_surface
     assert (again.xy_mm == first.xy_mm).all()
+
+
+@pytest.mark.parametrize(
+    ("pred_rest", "right", "extra", "missing"),
+    [
+        ([("white", 0.6, -0.4), ("black", 50.0, 3.0)], True, 0, 0),
+        ([("white", 0.6, -0.4), ("black", 50.0, 3.0), ("queen", -83.0, 354.0)], False, 1, 0),
+        ([("white", 0.6, -0.4)], False, 0, 1),
+        ([("white", 0.6, -0.4), ("black", 50.0, 14.0)], False, 1, 1),
+        ([("black", 0.6, -0.4), ("white", 50.0, 3.0)], False, 0, 0),
+    ],
+    ids=["right", "a-phantom", "one-missing", "one-elsewhere", "kinds-swapped"],
+)
+def test_rest_positions_are_scored(pred_rest: list[tuple[str, float, float]], right: bool, extra: int,
+                                   missing: int) -> None:
+    """A shot's rest list is right when every disc on the board is listed, with its kind, within
+    10 mm of where it stopped, and nothing else is."""
+    def shot(rest: list[tuple[str, float, float]]) -> list[dict]:
+        events = _shot("white", [(1.2, "white")])
+        events[-1]["rest"] = [{"id": i, "kind": k, "x_mm": x, "y_mm": y} for i, (k, x, y) in enumerate(rest)]
+        return events
+
+    sc = score_events(shot([("white", 0.0, 0.0), ("black", 50.0, 0.0)]), shot(pred_rest), fps=30.0)
+    assert (sc.rest_ok, sc.rest_extra, sc.rest_missing) == (int(right), extra, missing)
+    assert sc.ratios()["rest_right"] == float(right)
+
+
+@pytest.mark.parametrize(
+    ("pred_placed", "tp"),
+    [
+        ([("queen", 0.4, -0.2, 12.37)], 1),
+        ([("white", 0.4, -0.2, 12.37)], 0),
+        ([("queen", 30.0, 0.0, 12.37)], 0),
+        ([("queen", 0.4, -0.2, 13.5)], 0),
+        ([("queen", 0.4, -0.2, 12.37), ("white", 0.0, -32.0, 12.6)], 1),
+    ],
+    ids=["right", "wrong-kind", "elsewhere", "much-later", "one-false"],
+)
+def test_placed_events_are_scored(pred_placed: list[tuple[str, float, float, float]], tp: int) -> None:
+    """A disc put on the board by hand is found when a `placed` event names its kind, within 10 mm
+    of where it was put, at most a second after."""
+    def placed(items: list[tuple[str, float, float, float]]) -> list[dict]:
+        return [{"type": "placed", "t": t, "frame": None, "disc": {"id": i, "kind": k}, "x_mm": x, "y_mm": y}
+                for i, (k, x, y, t) in enumerate(items)]
+
+    sc = score_events(placed([("queen", 0.0, 0.0, 12.18)]), placed(pred_placed), fps=60.0)
+    assert (sc.placed_tp, sc.placed_pred, sc.placed_true) == (tp, len(pred_placed), 1)
+    assert sc.ratios()["placed_recall"] == tp

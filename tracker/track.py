@@ -251,7 +251,7 @@ class Tracker:
         allowed = (dist <= gate[:, None]) & ~forbidden
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         if sunk.any():
-            allowed &= ~sunk[:, None]
+            allowed &= ~sunk[:, None] | self._grazed(sunk & (sub.missed == 0), seg, z)
         # a coin colour that disagrees with a confident track costs distance (colours are misread now and
         # then), the more the longer the track went unseen (a black lost at a 30 fps break was continued by
         # a white disc that reappeared nearby four frames later, issue 4)
@@ -412,6 +412,16 @@ class Tracker:
             d = point_segment_distance(self.sinks_mm, xy[rows], pred[rows])
             out[rows] = d.min(axis=1) <= r
         return out
+
+    def _grazed(self, sunk: np.ndarray, seg: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """(M, N) bool: detections that continue a track predicted into a pocket (`sunk` (M,), seen
+        in the last frame): on its predicted step (`seg` (M, N) distances, mm) and short of every
+        point of no return. Such a disc skimmed the pocket's mouth and rolled on (carrom seed 1002
+        at 120 fps: a white bounced off the corner was taken for another disc, and its track stayed
+        at the mouth, listed at rest there after the shot)."""
+        assert self.sinks_mm is not None
+        short = np.asarray(np.all(point_distance(z, self.sinks_mm) > self.sink_radius_mm, axis=0))
+        return np.asarray(sunk[:, None] & (seg <= self.config.base_gate_mm) & short[None, :])
 
     # -- state update ----------------------------------------------------------------------------
 

@@ -708,3 +708,22 @@ def test_the_way_in_is_fitted_before_a_disc_vanished_from_its_place() -> None:
     out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
     assert out.record is not None
     assert out.record.first_disc_id == 16, out.record
+
+
+@pytest.mark.parametrize(("passes_at_mm", "gone"), [(28.0, True), (60.0, False)], ids=["struck", "passed-by"])
+def test_a_disc_that_vanished_as_another_ran_into_it_is_not_at_rest_there(passes_at_mm: float, gone: bool) -> None:
+    """Issue 4 (carrom seed 1006 at 30 fps): in a break a man standing in the formation is knocked
+    away, its first step unseen, and followed on by another track; its own track was listed at rest
+    where it stood. A man last seen standing that another disc did not reach (a light man the
+    detector loses against a korona rail) may still be there."""
+    from tracker.events._shot import _not_there
+    from tracker.events._shot_context import ShotTuning
+
+    dt = 1.0 / 30.0
+    t = np.arange(12) * dt
+    xy = np.full((2, 12, 2), np.nan)
+    xy[0, :6] = (0.0, 0.0)  # stands, then is gone
+    xy[1] = np.stack([passes_at_mm + 0 * t, 150.0 - 3000.0 * (t - 5 * dt)], axis=1)  # runs past it, -y
+    hist = ShotHistory(np.array([3, 7], np.int32), t, np.arange(12), xy)
+    out = _not_there(hist, np.array([True, False]), np.array([15.5, 15.5]), dt, ShotTuning())
+    assert out.tolist() == [gone, False]

@@ -333,3 +333,105 @@ def test_a_base_circle_read_as_the_queen_now_and_then_is_not_placed(steadily: bo
     events = _run_stub(fps, 2.0, scene)
     placed = [e for e in events if e["type"] == "placed"]
     assert len(placed) == (1 if steadily else 0), placed
+
+
+@pytest.mark.parametrize("sightings", [1, 4], ids=["a-fingertip", "a-coin-set-down"])
+def test_a_disc_seen_once_before_the_shot_is_not_at_rest_after_it(sightings: int) -> None:
+    """Issue 4 (seed 1004 at 60 fps): before the shot, fingertips coming in over the edge are taken
+    for queens, each in one frame; the shot's rest list had them as discs on the board. A disc seen
+    in a few frames in a row, standing, is one (the rest list has it)."""
+    fps = 60.0
+    tip = (-83.0, 354.0)
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int]]:
+        y = 252.6 - 1000.0 * min(max(t - 1.0, 0.0), 0.2)  # struck at 1.0 s, slides 200 mm and stops
+        xy, kinds = [*_COINS, (40.0, y)], [0, 1, 0, 3]
+        if 0 <= round((t - 0.5) * fps) < sightings:
+            xy, kinds = [*xy, tip], [*kinds, 2]
+        return xy, kinds
+
+    events = _run_stub(fps, 2.5, scene)
+    ends = [e for e in events if e["type"] == "shot_end"]
+    assert len(ends) == 1, events
+    rest = ends[0]["rest"]
+    at_tip = [r for r in rest if np.hypot(r["x_mm"] - tip[0], r["y_mm"] - tip[1]) < 5.0]
+    assert len(at_tip) == (sightings > 1) and len(rest) == 4 + (sightings > 1), rest
+
+
+@pytest.mark.parametrize("lost_in_flight", [False, True], ids=["followed", "lost-in-flight"])
+def test_a_track_lost_in_flight_is_not_at_rest_where_it_vanished(lost_in_flight: bool) -> None:
+    """Issue 4 (carrom seed 1000 at 30 fps): a coin struck away is lost for a few frames and picked
+    up again further on by a new track; the old track vanished in the open, moving. A disc does not
+    stop unseen: the rest list has the coin once, where it stopped, after this shot and the next."""
+    fps = 60.0
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int]]:
+        if t < 3.0:  # struck at 1.0 s, stops touching the coin
+            striker = (40.0, 252.6 - 1000.0 * min(max(t - 1.0, 0.0), 0.21))
+        else:  # picked up, set down on the line again, struck at 4.0 s, slides 100 mm
+            striker = (-40.0, 252.6 - 1000.0 * min(max(t - 4.0, 0.0), 0.1))
+        coin = 31.0 - 800.0 * min(max(t - 1.21, 0.0), 0.3)  # then the coin slides 240 mm
+        xy, kinds = [*_COINS[1:]], [1, 0]
+        if not 3.0 <= t < 3.5:
+            xy, kinds = [*xy, striker], [*kinds, 3]
+        if not (lost_in_flight and 1.3 <= t < 1.42):
+            xy, kinds = [*xy, (40.0, coin)], [*kinds, 0]
+        return xy, kinds
+
+    events = _run_stub(fps, 6.0, scene)
+    ends = [e for e in events if e["type"] == "shot_end"]
+    assert len(ends) == 2, events
+    for end in ends:
+        rest = sorted((r["kind"], round(r["x_mm"]), round(r["y_mm"])) for r in end["rest"])
+        assert [r for r in rest if r[0] == "white"] == [("white", -80, 40), ("white", 40, -209)], rest
+
+
+class _HandOver(_StubDetection):
+    """`_StubDetection` with a hand hiding a disc-shaped part of the board (centre, radius mm)."""
+
+    def __init__(self, xy: list[tuple[float, float]], kinds: list[int],
+                 hand: tuple[float, float, float] | None) -> None:
+        super().__init__(xy, kinds)
+        self.hand = hand
+
+    def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray:
+        if self.hand is None:
+            return np.zeros(len(xy_mm), bool)
+        x, y, r = self.hand
+        return np.asarray(np.hypot(xy_mm[:, 0] - x, xy_mm[:, 1] - y) <= r)
+
+
+def test_a_disc_that_ran_on_under_a_hand_is_not_at_rest_where_it_went_under() -> None:
+    """Issue 4 (carrom seed 1029 at 120 fps): a coin struck away runs under a hand resting on the
+    board, is turned there (by a disc under the hand) and comes out elsewhere, where a new track
+    takes it up. Once the hand has gone and nothing is seen where the coin went under, the old
+    track is a double: the rest list has the coin once, where it stopped."""
+    fps = 60.0
+    hand = (40.0, -100.0, 60.0)
+
+    def coin_at(t: float) -> tuple[float, float]:
+        y = 31.0 - 800.0 * min(max(t - 1.21, 0.0), 0.15)  # to (40, -89) under the hand at 1.36 s
+        if t < 1.36:
+            return (40.0, y)
+        s = 500.0 * min(t - 1.36, 0.24)  # then off to the E at 500 mm/s, 120 mm, out from under the hand
+        return (40.0 + s, -89.0 - 0.3 * s)
+
+    pipe = Pipeline(None, game="carrom")
+    rng = np.random.default_rng(5)
+    events = []
+    for k in range(int(3.0 * fps)):
+        t = k / fps
+        y = 252.6 - 1000.0 * min(max(t - 1.0, 0.0), 0.21)  # struck at 1.0 s, stops touching the coin
+        over = 1.25 <= t < 1.8
+        xy, kinds = [*_COINS[1:], (40.0, y)], [1, 0, 3]
+        coin = coin_at(t)
+        if not (over and np.hypot(coin[0] - hand[0], coin[1] - hand[1]) <= hand[2]):
+            xy, kinds = [*xy, coin], [*kinds, 0]
+        noisy = np.array(xy) + rng.normal(0.0, 0.4, (len(xy), 2))
+        shown = _HandOver([tuple(p) for p in noisy], kinds, hand if over else None)
+        events += [e.to_json() for e in pipe.process_detection(shown, t).events]
+    events += [e.to_json() for e in pipe.finish()]
+    ends = [e for e in events if e["type"] == "shot_end"]
+    assert len(ends) == 1, events
+    whites = np.array(sorted((r["x_mm"], r["y_mm"]) for r in ends[0]["rest"] if r["kind"] == "white"))
+    assert len(whites) == 2 and np.abs(whites - [(-80.0, 40.0), (160.0, -125.0)]).max() < 3.0, whites

@@ -392,3 +392,21 @@ def test_a_striker_lost_over_a_hole_is_looked_for_only_there(where: str) -> None
     frames = [([p], [3]) for p in path] + [([], [])] * 144 + [([later], [3])]
     ids = _follow(frames, fps=120.0, sinks_mm=pocket, sink_radius_mm=14.0, hole_radius_mm=22.25)
     assert (ids[-1][0] == ids[0][0]) == (where == "at-the-pocket"), ids
+
+
+@pytest.mark.parametrize("into", [False, True], ids=["skims-the-mouth", "goes-in"])
+def test_a_disc_skimming_a_pockets_mouth_keeps_its_track(into: bool) -> None:
+    """Issue 4 (carrom seed 1002 at 120 fps): a white runs past the NW pocket's mouth, its predicted
+    step reaching into the point of no return, and bounces off the W cushion. Seen where it would be,
+    short of the point of no return, it is the same disc (its track stayed at the mouth, and the
+    shot's rest list had the white twice). One seen inside that point went in: a disc seen there
+    next is another (`test_coasting_track_does_not_steal_a_followed_disc`)."""
+    pocket = np.array([[-347.75, -347.75], [347.75, -347.75], [347.75, 347.75], [-347.75, 347.75]])
+    path = [(-267.9, -352.0), (-278.9, -353.2), (-289.6, -348.3), (-301.7, -346.9), (-315.7, -341.1),
+            (-328.9, -340.9), (-339.4, -334.6), (-352.1, -331.4), (-347.6, -326.3), (-339.6, -322.8)]
+    if into:
+        path[6:] = [(-341.0, -341.0), (-339.6, -322.8)]
+    ids = _follow([([p], [0]) for p in path], fps=120.0, sinks_mm=pocket, sink_radius_mm=14.0,
+                  hole_radius_mm=22.25, half_mm=370.0)
+    assert (ids[-1] == ids[0]) != into, ids
+

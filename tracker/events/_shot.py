@@ -35,11 +35,14 @@ __all__ = ["ShotContext", "ShotOutcome", "ShotTuning", "analyse_shot", "side_of"
 
 @dataclass(frozen=True, slots=True)
 class ShotOutcome:
-    """The shot's events (time order not guaranteed), ids that left the board, and the record."""
+    """The shot's events (time order not guaranteed), ids that left the board, the record, and the
+    ids of tracks that vanished in motion (doubles of discs another track followed on: not on the
+    board where they were last seen)."""
 
     events: tuple[GameEvent, ...]
     lost_ids: tuple[int, ...]
     record: ShotRecord | None
+    doubles: tuple[int, ...] = ()
 
 
 def side_of(xy_mm: np.ndarray | tuple[float, float]) -> str:
@@ -103,7 +106,15 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
         first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible, striker in lost_rows, tune)
         t_start = run.t_start_s
     t_start = float(max(t_start, hist.t_s[0], ctx.t_trigger_s - 0.5))
-    return _build(hist, ctx, kinds, anchor, striker, run, first, losses, t_start, t_end_s, frame_end)
+    # a disc does not stop unseen in the open, nor where a hand that hid it has gone: a track last
+    # seen moving, neither lost nor under a hand at the end of the shot, is a double of the one
+    # that picked its disc up again (after a mix-up, or out from under the hand); one seen once or
+    # twice was no disc. (One seen standing may be a disc the detector misses there: a light man
+    # against a korona rail.)
+    lost = np.isin(np.arange(len(hist.ids)), list(lost_rows))
+    open_ = ~np.isin(hist.ids, list(ctx.hidden)) | np.isin(hist.ids, list(ctx.uncovered))
+    vanished = _not_there(hist, gone & ~lost & open_, radius, ctx.frame_dt_s, tune)
+    return _build(hist, ctx, kinds, anchor, striker, run, first, losses, t_start, t_end_s, frame_end, vanished)
 
 
 # -- pieces -----------------------------------------------------------------------------------------
@@ -123,6 +134,43 @@ def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning)
     return np.asarray(far | (np.nan_to_num(shift, nan=0.0) > tune.shift_mm))
 
 
+def _not_there(hist: ShotHistory, rows: np.ndarray, radius: np.ndarray, dt: float, tune: ShotTuning) -> np.ndarray:
+    """(M,) bool: of `rows` (M,) bool, the tracks seen fewer than `min_loss_obs` times, last seen
+    moving (their last two sightings a few frames apart at most, faster than `min_loss_speed_mm_s`
+    between them), or last seen standing just as another disc ran into them (`_struck_away`);
+    `radius` (M,) mm."""
+    out = np.zeros(len(hist.ids), bool)
+    for row in np.flatnonzero(rows):  # the few discs that vanished, once per shot
+        _, t, p = hist.observations(int(row))
+        if len(t) < tune.min_loss_obs:
+            out[row] = True
+            continue
+        if t[-1] - t[-2] <= 2.5 * dt + 1e-6:
+            out[row] = float(np.hypot(*(p[-1] - p[-2]))) >= tune.min_loss_speed_mm_s * float(t[-1] - t[-2])
+        out[row] = out[row] or _struck_away(hist, int(row), float(t[-1]), p[-1], radius, dt)
+    return out
+
+
+def _struck_away(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, radius: np.ndarray,
+                 dt: float) -> bool:
+    """Whether another disc's path came within touching distance of `p_last` (mm), moving, within a
+    frame or two of `t_last` (s), when track `row` was last seen there: it was knocked away, its
+    first step unseen (a 30 fps break), and is followed on by another track."""
+    cols = np.flatnonzero((hist.t_s >= t_last - 2.5 * dt) & (hist.t_s <= t_last + 2.5 * dt))
+    if cols.size < 2:
+        return False
+    a, b = hist.xy_mm[:, cols[:-1]], hist.xy_mm[:, cols[1:]]  # (M, K-1, 2) steps of every track
+    ab = b - a
+    step = np.hypot(ab[..., 0], ab[..., 1])
+    s = np.clip(((p_last - a) * ab).sum(axis=-1) / np.maximum(step * step, 1e-9), 0.0, 1.0)
+    gap = np.hypot(*(p_last - (a + s[..., None] * ab)).transpose(2, 0, 1))
+    reach = (radius[row] + radius)[:, None] + _STRUCK_SLACK_MM
+    hit = np.nan_to_num(gap, nan=np.inf) <= reach
+    hit &= np.nan_to_num(step, nan=0.0) > _STRUCK_SLACK_MM
+    hit[row] = False
+    return bool(hit.any())
+
+
 def _appeared_still(hist: ShotHistory, anchor: np.ndarray, k_trig: int) -> np.ndarray:
     """(M,) bool: tracks not on the board before the shot, first seen during it, that never moved.
 
@@ -140,6 +188,7 @@ def _appeared_still(hist: ShotHistory, anchor: np.ndarray, k_trig: int) -> np.nd
 
 
 _WANDER_MM = 10.0  # the centre of a false detection (a pocket's rim) wanders this far (seen: 6 mm)
+_STRUCK_SLACK_MM = 5.0  # a disc this much more than touching another, or stepping this little, did not hit it
 
 
 def _gone(hist: ShotHistory, ctx: ShotContext, t_end_s: float) -> np.ndarray:
@@ -198,7 +247,7 @@ def _rest_position(hist: ShotHistory, row: int) -> tuple[float, float] | None:
 
 def _build(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.ndarray, striker: int,
            run: StrikerRun | None, first: FirstContact, losses: list[tuple[int, Loss]], t_start: float,
-           t_end: float, frame_end: int) -> ShotOutcome:
+           t_end: float, frame_end: int, vanished: np.ndarray) -> ShotOutcome:
     n = ctx.number
     ref = [factory.disc_ref(int(i), int(k)) for i, k in zip(hist.ids, kinds, strict=True)]
     first_ref = None
@@ -225,7 +274,7 @@ def _build(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nd
         else:
             fate[row] = "off_board"
             events.append(factory.off_board(t, hist.frame_at(t), shot=n, disc=ref[row], side=loss.side))
-    rest, after = _rest(hist, ctx, kinds, anchor, fate, ref)
+    rest, after = _rest(hist, anchor, fate, ref, vanished)
     first_disc = first_ref["kind"] if first_ref is not None else None
     first_contact = "cushion" if first.cushions else first_disc
     side = side_of(run.origin_mm) if run is not None else "S"
@@ -247,17 +296,19 @@ def _build(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nd
     extra |= shot_extras(ctx.game, record)
     events.append(factory.shot_end(t_end, frame_end, shot=n, first_contact=first_contact, rest=rest, extra=extra))
     lost = tuple(int(hist.ids[row]) for row, _ in losses)
-    return ShotOutcome(tuple(events), lost, record)
+    return ShotOutcome(tuple(events), lost, record, tuple(int(i) for i in hist.ids[vanished]))
 
 
-def _rest(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.ndarray, fate: list[str],
-          ref: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray]:
-    """Rest list (every disc on the board, board mm) and (M, 2) rest positions (NaN for lost discs)."""
+def _rest(hist: ShotHistory, anchor: np.ndarray, fate: list[str], ref: list[dict[str, Any]],
+          vanished: np.ndarray) -> tuple[list[dict[str, Any]], np.ndarray]:
+    """Rest list (every disc on the board, board mm) and (M, 2) rest positions (NaN for lost discs,
+    and for the tracks in `vanished` (M,) bool: doubles of discs listed under the tracks that picked
+    them up again)."""
     after = np.full((len(hist.ids), 2), np.nan)
     rest = []
     n_obs = np.isfinite(hist.xy_mm[..., 0]).sum(axis=1)
     for row in range(len(hist.ids)):  # once per shot
-        if fate[row] != "board":
+        if fate[row] != "board" or vanished[row]:
             continue
         if not np.isfinite(anchor[row, 0]) and n_obs[row] < 4:
             continue  # a passing false detection, not a disc

@@ -51,6 +51,8 @@ class ShotContext:
         kind_before: track id -> `DiscKind` value as known before the shot (the disc at its anchor;
             `kind_of` is the disc a track follows at the end, which differs after an identity mix-up).
         trigger_ids: ids of the tracks whose motion started the shot (seen moving twice in a row).
+        uncovered: ids of `hidden` tracks whose place the hand has left by the end of the shot, with
+            nothing seen there: the disc moved on under the hand (or was taken away).
     """
 
     game: str
@@ -68,3 +70,4 @@ class ShotContext:
     placement_extent_mm: float
     kind_before: Mapping[int, int] = field(default_factory=dict)
     trigger_ids: frozenset[int] = frozenset()
+    uncovered: frozenset[int] = frozenset()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,20 +81,26 @@ class Score:
         }
 
 
-def _match(truth: list[dict[str, Any]], pred: list[dict[str, Any]], key: str, tol_s: float) -> list[tuple[int, int]]:
+def _pairs(truth: list[dict[str, Any]], pred: list[dict[str, Any]],
+           cost: Callable[[dict[str, Any], dict[str, Any]], float | None], tol: float) -> list[tuple[int, int]]:
+    """Pairs (truth index, pred index), one to one: each truth event in turn takes the unused
+    prediction of least `cost` (None: not a candidate) within `tol`."""
     pairs, used = [], set()
     for i, te in enumerate(truth):
-        best, best_dt = -1, tol_s + 1e-9
+        best, best_c = -1, tol + 1e-9
         for j, pe in enumerate(pred):
-            if j in used or _key(pe, key) != _key(te, key):
-                continue
-            dt = abs(pe["t"] - te["t"])
-            if dt <= best_dt:
-                best, best_dt = j, dt
+            c = None if j in used else cost(te, pe)
+            if c is not None and c <= best_c:
+                best, best_c = j, c
         if best >= 0:
             used.add(best)
             pairs.append((i, best))
     return pairs
+
+
+def _match(truth: list[dict[str, Any]], pred: list[dict[str, Any]], key: str, tol_s: float) -> list[tuple[int, int]]:
+    return _pairs(truth, pred, lambda te, pe: abs(pe["t"] - te["t"]) if _key(pe, key) == _key(te, key) else None,
+                  tol_s)
 
 
 def _key(ev: dict[str, Any], key: str) -> tuple[Any, ...]:
@@ -117,19 +123,12 @@ PLACED_TOL_S = 1.0
 def _match_placed(truth: list[dict[str, Any]], pred: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """Pairs (truth index, pred index) of `placed` events: the same kind, within `REST_TOL_MM` of
     each other, the prediction at most `PLACED_TOL_S` away in time (one to one, nearest in place)."""
-    pairs, used = [], set()
-    for i, te in enumerate(truth):
-        best, best_d = -1, REST_TOL_MM + 1e-9
-        for j, pe in enumerate(pred):
-            if j in used or pe["disc"]["kind"] != te["disc"]["kind"] or abs(pe["t"] - te["t"]) > PLACED_TOL_S:
-                continue
-            d = float(np.hypot(pe["x_mm"] - te["x_mm"], pe["y_mm"] - te["y_mm"]))
-            if d <= best_d:
-                best, best_d = j, d
-        if best >= 0:
-            used.add(best)
-            pairs.append((i, best))
-    return pairs
+    def dist(te: dict[str, Any], pe: dict[str, Any]) -> float | None:
+        if pe["disc"]["kind"] != te["disc"]["kind"] or abs(pe["t"] - te["t"]) > PLACED_TOL_S:
+            return None
+        return float(np.hypot(pe["x_mm"] - te["x_mm"], pe["y_mm"] - te["y_mm"]))
+
+    return _pairs(truth, pred, dist, REST_TOL_MM)
 
 
 def compare_rest(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]], *,

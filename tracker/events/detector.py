@@ -467,8 +467,9 @@ class EventDetector:
             self._shot_no += 1
         self._known.update(hist.ids.tolist())
         self._known.difference_update(out.lost_ids)
-        self._known_arr = None
         self._doubles.update(out.doubles)
+        self._known.difference_update(self._doubles)  # (one seen again between shots was put there by hand)
+        self._known_arr = None
         self.last_shot = out
         return out
 

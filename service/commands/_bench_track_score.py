@@ -233,15 +233,13 @@ def score_events(truth: Sequence[dict[str, Any]], pred: Sequence[dict[str, Any]]
         for j, e in enumerate(pe):
             if j not in hit_p:
                 sc.fail(f"{kind} false", f"{label} {_where(e)} {_key(e, key)}; truth near: {_near(e, te, kind)}")
-    tp_, pp_ = [e for e in truth if e["type"] == "placed"], [e for e in pred if e["type"] == "placed"]
-    pairs = _match_placed(tp_, pp_)
-    sc.placed_tp, sc.placed_pred, sc.placed_true = len(pairs), len(pp_), len(tp_)
-    for i in sorted(set(range(len(tp_))) - {i for i, _ in pairs}):
-        e = tp_[i]
-        sc.fail("placed missed", f"{label} t {e['t']:.3f} {e['disc']['kind']} at ({e['x_mm']:.0f}, {e['y_mm']:.0f})")
-    for j in sorted(set(range(len(pp_))) - {j for _, j in pairs}):
-        e = pp_[j]
-        sc.fail("placed false", f"{label} t {e['t']:.3f} {e['disc']['kind']} at ({e['x_mm']:.0f}, {e['y_mm']:.0f})")
+    t_placed, p_placed = [e for e in truth if e["type"] == "placed"], [e for e in pred if e["type"] == "placed"]
+    pairs = _match_placed(t_placed, p_placed)
+    sc.placed_tp, sc.placed_pred, sc.placed_true = len(pairs), len(p_placed), len(t_placed)
+    for category, events, paired in (("placed missed", t_placed, {i for i, _ in pairs}),
+                                     ("placed false", p_placed, {j for _, j in pairs})):
+        for e in (e for k, e in enumerate(events) if k not in paired):
+            sc.fail(category, f"{label} t {e['t']:.3f} {e['disc']['kind']} at ({e['x_mm']:.0f}, {e['y_mm']:.0f})")
     ts, ps = _shots(truth), _shots(pred)
     sc.shots_true, sc.shots_pred = len(ts), len(ps)
     used: set[int] = set()

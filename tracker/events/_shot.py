@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tracker._track_assign import point_segment_distance
 from tracker.events import factory
 from tracker.events._contacts import FirstContact
 from tracker.events._first_contact import (
@@ -80,7 +81,8 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     k_trig = int(np.searchsorted(hist.t_s, ctx.t_trigger_s - 0.25))
     moved = _moved(hist, anchor, k_trig, tune)
     gone = _gone(hist, ctx, t_end_s)
-    moved |= gone & ~np.isin(hist.ids, list(ctx.hidden))  # vanished during the shot, not under a hand
+    hidden = np.isin(hist.ids, list(ctx.hidden))
+    moved |= gone & ~hidden  # vanished during the shot, not under a hand
     striker = _striker_row(hist, kinds, share, k_trig, ctx.t_trigger_s, ctx.trigger_ids)
     run = _run(hist, ctx, striker, k_trig, tune) if striker >= 0 else None
     # discs do not appear out of nowhere: one first seen during the shot that never left the spot where
@@ -111,8 +113,9 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     # that picked its disc up again (after a mix-up, or out from under the hand); one seen once or
     # twice was no disc. (One seen standing may be a disc the detector misses there: a light man
     # against a korona rail.)
-    lost = np.isin(np.arange(len(hist.ids)), list(lost_rows))
-    open_ = ~np.isin(hist.ids, list(ctx.hidden)) | np.isin(hist.ids, list(ctx.uncovered))
+    lost = np.zeros(len(hist.ids), bool)
+    lost[list(lost_rows)] = True
+    open_ = ~hidden | np.isin(hist.ids, list(ctx.uncovered))
     vanished = _not_there(hist, gone & ~lost & open_, radius, ctx.frame_dt_s, tune)
     return _build(hist, ctx, kinds, anchor, striker, run, first, losses, t_start, t_end_s, frame_end, vanished)
 
@@ -160,13 +163,10 @@ def _struck_away(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
     if cols.size < 2:
         return False
     a, b = hist.xy_mm[:, cols[:-1]], hist.xy_mm[:, cols[1:]]  # (M, K-1, 2) steps of every track
-    ab = b - a
-    step = np.hypot(ab[..., 0], ab[..., 1])
-    s = np.clip(((p_last - a) * ab).sum(axis=-1) / np.maximum(step * step, 1e-9), 0.0, 1.0)
-    gap = np.hypot(*(p_last - (a + s[..., None] * ab)).transpose(2, 0, 1))
+    gap = point_segment_distance(p_last[None], a.reshape(-1, 2), b.reshape(-1, 2)).reshape(a.shape[:2])
+    step = np.hypot(*(b - a).transpose(2, 0, 1))
     reach = (radius[row] + radius)[:, None] + _STRUCK_SLACK_MM
-    hit = np.nan_to_num(gap, nan=np.inf) <= reach
-    hit &= np.nan_to_num(step, nan=0.0) > _STRUCK_SLACK_MM
+    hit = (np.nan_to_num(gap, nan=np.inf) <= reach) & (np.nan_to_num(step, nan=0.0) > _STRUCK_SLACK_MM)
     hit[row] = False
     return bool(hit.any())
 

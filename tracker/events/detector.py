@@ -126,21 +126,21 @@ class EventDetector:
         Returns:
             Events decided in this frame (dated when they happened) and ids that left the board.
         """
-        t = tracks.t_s
+        t, occluded = tracks.t_s, is_occluded or _no_occlusion
         self._clock(t)
         # 1. buffer this frame's observations
         xy_obs = np.where(tracks.seen[:, None], tracks.xy_mm, np.nan)
         self._rows.append(FrameRow(t, tracks.frame_idx, tracks.ids, xy_obs))  # (a snapshot's ids are read-only)
         # 2. discs that just vanished under a hand are hidden, not lost
-        self._mark_hidden(tracks, is_occluded or _no_occlusion)
+        self._mark_hidden(tracks, occluded)
         # 3./4. between shots: start and placements; in a shot: has everything come to rest?
         at_rest = self._at_rest(tracks)
         if self._in_shot:
-            out = self._watch_shot(tracks, at_rest, is_occluded or _no_occlusion)
+            out = self._watch_shot(tracks, at_rest, occluded)
         else:
             self._trim(t - self.config.pre_s)
             out = EventUpdate(tuple(self._placements(tracks, at_rest)), ())
-            self._watch_start(tracks, at_rest, is_occluded or _no_occlusion)
+            self._watch_start(tracks, at_rest, occluded)
         self._last = tracks
         return out
 
@@ -453,12 +453,14 @@ class EventDetector:
         kind_of = dict(zip(tracks.ids.tolist(), tracks.recent_kind.tolist(), strict=True))
         share = dict(zip(tracks.ids.tolist(), tracks.kind_share.tolist(), strict=True))
         # hidden discs whose place the hand has left, with nothing seen there
-        hidden = np.flatnonzero(np.isin(tracks.ids, list(self._hidden)) & ~tracks.seen)
-        if hidden.size and occluded is not None:
-            hidden = hidden[~np.asarray(occluded(tracks.xy_mm[hidden]), bool)]
+        uncovered: frozenset[int] = frozenset()
+        if occluded is not None and self._hidden:
+            rows = np.flatnonzero(np.isin(tracks.ids, list(self._hidden)) & ~tracks.seen)
+            left = rows[~np.asarray(occluded(tracks.xy_mm[rows]), bool)]
+            uncovered = frozenset(tracks.ids[left].tolist())
         ctx = replace(
             self._ctx, kind_of=kind_of, kind_share=share, hidden=frozenset(self._hidden), frame_dt_s=self.frame_dt_s,
-            uncovered=frozenset(tracks.ids[hidden].tolist()) if occluded is not None else frozenset(),
+            uncovered=uncovered,
         )
         hist = assemble(self._rows)
         out = analyse_shot(hist, ctx, tracks.t_s, tracks.frame_idx, self.config.shot)

@@ -394,6 +394,75 @@ def test_disc_lost_as_it_bounces_off_a_cushion_and_picked_up_again(frames_lost: 
     assert [loss.side is not None for _, loss in losses] == ([True] if off else [])
 
 
+def _two_track_losses(t: np.ndarray, xy: np.ndarray, kinds: tuple[int, int], fps: float = 30.0) -> list:
+    """`find_losses` for track 0 of two (ids 2 and 24) seen at `xy` (2, K, 2) mm (NaN: not seen)."""
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+    from tracker.events._shot_losses import find_losses
+
+    hist = ShotHistory(np.array([2, 24], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={2: kinds[0], 24: kinds[1]},
+                      kind_share={2: 1.0, 24: 1.0}, anchors={2: (0.0, -30.0)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=0.9, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0)
+    radius = np.array([EQUIP.radius_mm(DiscKind(k)) for k in kinds])
+    return find_losses(hist, ctx, np.array(kinds, np.int8), radius, np.array([True, False]), float(t[-1]),
+                       ShotTuning())
+
+
+@pytest.mark.parametrize(("where", "pocketed"), [("behind", True), ("ahead", False)])
+def test_disc_flying_into_a_pocket_is_not_another_disc_seen_behind_it(where: str, pocketed: bool) -> None:
+    """Carrom seed 1006 at 30 fps: a white flying at 2.4 m/s straight into the NE pocket vanished 63 mm
+    from it; another white first seen a tenth of a second later, 235 mm away behind it and going the
+    other way, is not the same disc going on (it went in). One first seen as far on ahead of it is."""
+    t = 1.1 + np.arange(12) / 30
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0, :5] = (304.0, -302.0) - np.arange(4, -1, -1)[:, None] * (54.4, -57.0)
+    first = (326.0, -68.0) if where == "behind" else (304.0 + 150.0, -302.0 - 160.0)
+    if where == "ahead":  # (a disc going on past a pocket at the corner would be off the board: moved away)
+        xy[0, :5] -= (150.0, -40.0)
+        first = (first[0] - 150.0, first[1] + 40.0)
+    xy[1, 7:] = first + np.arange(5)[:, None] * (-19.0, -6.0)
+    losses = _two_track_losses(t, xy, (0, 0))
+    assert bool([loss for _, loss in losses if loss.pocket]) == pocketed
+
+
+@pytest.mark.parametrize("gap_frames", [5, 1])
+def test_disc_seen_again_only_in_the_pocket_is_dated_when_its_way_reached_it(gap_frames: int) -> None:
+    """Carrom seed 2008 at 120 fps: a black rolling down the E cushion at 0.5 m/s was lost 18 mm from
+    the SE pocket's centre and seen once more, four frames later, in the hole. It went in when its
+    steady way got there, a frame after it was lost, not when it was seen in the hole."""
+    fps = 120.0
+    t = 2.8 + np.arange(16) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0, :9] = np.stack([np.full(9, 352.0), 298.0 + 4.0 * np.arange(9)], axis=1)
+    xy[0, 8 + gap_frames] = (348.0, 348.0)
+    xy[1, :] = (0.0, 0.0)  # (a disc at rest elsewhere)
+    losses = _two_track_losses(t, xy, (1, 1), fps)
+    assert [loss.pocket for _, loss in losses] == ["SE"]
+    went_in = t[8] + 4.4 / (4.0 * fps)  # (its way enters the point of no return 4.4 mm on)
+    assert abs(losses[0][1].t_s - went_in) < (1.0 if gap_frames > 1 else 2.0) / fps
+
+
+@pytest.mark.parametrize("came", ["jumped", "along"])
+def test_disc_bounced_off_a_cushion_is_taken_up_by_a_track_that_jumped_there(came: str) -> None:
+    """Carrom seed 1006 at 30 fps: a white hit at 3.2 m/s into the N cushion was lost as it bounced;
+    its blurred sighting on the way back was taken up by a false striker track that jumped 250 mm
+    to it. The white bounced (it is still on the board), it did not go off. A disc that came there
+    along its own way is no sign of the bounce."""
+    t = 1.0 + np.arange(8) / 30
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0, :3] = (8.0, -238.0) - np.arange(2, -1, -1)[:, None] * (3.7, -106.7)
+    if came == "jumped":  # standing 250 mm away, then where the white would be after its bounce
+        xy[1, :3] = (15.0, -53.0)
+        xy[1, 4:6] = [(15.0, -303.0), (20.0, -263.0)]
+    else:  # running along the cushion through that place
+        xy[1, :6] = (15.0, -303.0) + (4 - np.arange(6))[:, None] * (40.0, 0.0)
+        xy[1, 3] = np.nan
+    losses = _two_track_losses(t, xy, (0, 3))
+    assert bool([loss for _, loss in losses if loss.side]) == (came == "along")
+
+
 @pytest.mark.parametrize(("path", "gone"), [("back-and-forth", None), ("one-then-the-other", None), ("straight", "E")])
 def test_detection_flickering_between_two_prints_is_no_disc(path: str, gone: str | None) -> None:
     """Seed 1008 at 120 fps: as the striker passed the SE base circles, each was read as a queen

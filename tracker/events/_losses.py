@@ -18,7 +18,7 @@ import numpy as np
 from tracker.events._contacts import SIDE_OF_WALL
 from tracker.specs import CORNERS, BoardSpec
 
-__all__ = ["Loss", "classify_loss"]
+__all__ = ["Loss", "classify_loss", "entry_time"]
 
 _CUSHION_RESTITUTION = 0.6  # share of the normal speed a disc keeps at a cushion (0.5-0.75)
 _HEADING_COS = 0.7  # a vanished disc moving within ~45 degrees of a pocket's direction heads for it
@@ -86,11 +86,21 @@ def _time_in(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float:
     `r_mm` of it, s: where its straight path enters that circle (a disc sliding along the
     cushion into the pocket's mouth comes at it slantwise: korona seed 1008), else as if it
     headed straight in (0 if it is within already)."""
-    dist = float(np.hypot(*rel_mm))
-    if dist <= r_mm:
+    t = entry_time(rel_mm, v_mm_s, r_mm)
+    return t if t is not None else (float(np.hypot(*rel_mm)) - r_mm) / max(float(np.hypot(*v_mm_s)), 1.0)
+
+
+def entry_time(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float | None:
+    """When a point at `rel_mm` (2,) from a circle's centre, moving at `v_mm_s` (2,), comes within
+    `r_mm` of it, s (0 if it is within already; None if its straight path never does).
+
+    Examples:
+        >>> entry_time(np.array([0.0, 30.0]), np.array([0.0, 100.0]), 10.0)
+        0.2
+    """
+    if float(np.hypot(*rel_mm)) <= r_mm:
         return 0.0
-    t = _circle_time(rel_mm, v_mm_s, r_mm)
-    return t if t is not None else (dist - r_mm) / max(float(np.hypot(*v_mm_s)), 1.0)
+    return _circle_time(rel_mm, v_mm_s, r_mm)
 
 
 def _follow(p_mm: np.ndarray, v_mm_s: np.ndarray, radius_mm: float, board: BoardSpec, horizon_s: float,

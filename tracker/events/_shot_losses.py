@@ -18,11 +18,11 @@ import numpy as np
 from tracker._track_assign import point_segment_distance
 from tracker.events._contacts import SIDE_OF_WALL
 from tracker.events._history import ShotHistory
-from tracker.events._losses import Loss, classify_loss
+from tracker.events._losses import Loss, classify_loss, entry_time
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_record import game_loss
 from tracker.events._start import StrikerRun
-from tracker.specs import DiscKind
+from tracker.specs import CORNERS, DiscKind
 
 __all__ = ["find_losses"]
 
@@ -72,6 +72,8 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                              horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
                              min_off_speed_mm_s=tune.min_off_speed_mm_s,
                              v_steady_mm_s=None if v is None else _steady_velocity(t, p, v, dt))
+        if loss is not None and loss.pocket is not None and v is None and len(cols) >= 4:
+            loss = _dated_before_gap(loss, t, p, ctx, dt)
         if loss is None and (v is None or _from_rest(p)):
             # (hit where it stood: its first step, seen, may have taken it anywhere round there)
             loss = _knocked_off(hist, int(row), float(t[-1]), p[-1] if v is None else p[-2], float(radius[row]), ctx,
@@ -79,7 +81,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         # (a disc last seen on the brink of a pocket went in; one followed on further is less sure)
         brink = float(_past_brink(p[-1], ctx, tune).min()) <= 0.0
         if loss is not None and _continued(hist, int(row), t[-1], p[-1], v, first, n_obs, kinds, dt, tune,
-                                           weak=not brink):
+                                           lim_mm=ctx.board.half_mm - float(radius[row]), weak=not brink):
             loss = None  # the disc bounced and was picked up again as a new track
         if (loss is not None and loss.side is not None and v is not None
                 and _bounced(hist, int(row), t[-1], p[-1], v, float(radius[row]), ctx, dt)):
@@ -120,6 +122,24 @@ def _steady_velocity(t: np.ndarray, p: np.ndarray, v: np.ndarray, dt: float) -> 
     s_fit, s_last = float(np.hypot(*fit)), float(np.hypot(*v))
     straight = float(fit @ v) >= _STEADY_COS * s_fit * s_last
     return np.asarray(fit) if straight and s_last / _STEADY_RATIO <= s_fit <= _STEADY_RATIO * s_last else None
+
+
+def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext, dt: float) -> Loss:
+    """A disc seen again, after a gap, only in a pocket (`loss`) went in when its steady path before the
+    gap reached the point of no return, if it did within the gap (carrom seed 2008 at 120 fps: a black
+    rolling down the E cushion into the SE pocket, lost four frames before it went in and seen once in
+    the hole, was dated at that sighting, five frames late)."""
+    before = (t < t[-1] - 2.5 * dt) & (t >= t[-2] - _STEADY_FRAMES * dt - 1e-9)
+    if not before[-2] or before.sum() < 3:
+        return loss
+    tt = t[before] - t[before].mean()
+    vel = (tt[:, None] * (p[before] - p[before].mean(axis=0))).sum(axis=0) / float((tt**2).sum())
+    at = p[before].mean(axis=0) + vel * tt[-1]  # (the fitted centre at the last sighting before the gap)
+    pocket = ctx.board.pockets_mm[CORNERS.index(loss.pocket)]
+    t_in = entry_time(pocket - at, vel, ctx.board.pocket_no_return_mm)
+    if t_in is None or t[-2] + t_in >= loss.t_s:
+        return loss
+    return Loss(loss.pocket, None, round(float(t[-2] + t_in), 4))
 
 
 def _before_set_off(t_s: float, run: StrikerRun | None, dt: float) -> bool:
@@ -235,15 +255,20 @@ _CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
 # a steady last motion: over this many frames, this straight, speeds within this ratio
 _STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 3.0
 _LOST_FOR_S = 0.06  # a disc picked up again this long after it was lost may be the same disc going on
+_JUMP_FACTOR = 3.0  # a sighting this many times nearer a bounced disc's path than its own track's way is the disc's
+_AHEAD_COS = 0.5  # a disc picked up again within 60 degrees of its heading went on (glanced off something unseen)
+_HIT_REACH_MM = 45.0  # a disc this close to another's way on may have been hit by it (two radii and some)
+_TURNED_KEEP = 0.6  # share of its speed a disc turned aside keeps (a cushion keeps 0.5-0.75 of the normal speed)
 
 
 def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray | None,
                first: np.ndarray, n_obs: np.ndarray, kinds: np.ndarray, dt: float, tune: ShotTuning, *,
-               weak: bool = False) -> bool:
+               lim_mm: float, weak: bool = False) -> bool:
     """Whether a track born just after `row` vanished, close enough to be the same disc going on.
 
-    `weak`: the loss was inferred from following the disc on (over a cushion, towards a pocket some
-    way off), so even a track seen once there counts.
+    `lim_mm`: the disc centre's largest |x| or |y| (at a cushion). `weak`: the loss was inferred from
+    following the disc on (over a cushion, towards a pocket some way off), so even a track seen once
+    there counts.
     """
     t_first = hist.t_s[first]
     # (a few frames, and at a high frame rate a few hundredths of a second: a disc smeared as it
@@ -263,9 +288,20 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     # a disc last seen at rest that vanished was hit: it may have gone off at any speed
     speed = float(np.hypot(*v)) if v is not None else _HIT_SPEED_MM_S
     gap = t_first[born] - t_last
-    reach = 15.0 + max(1.3 * speed, 500.0) * gap
-    d = np.hypot(*(hist.xy_mm[born, first[born]] - p_last).T)
-    return bool((d <= reach).any())
+    at = hist.xy_mm[born, first[born]]
+    step = at - p_last
+    d = np.hypot(*step.T)
+    near = d <= 15.0 + max(1.3 * speed, 500.0) * gap
+    if v is None or not near.any():
+        return bool(near.any())
+    # a moving disc goes on ahead; turned aside by another disc it keeps less of its speed, and off a
+    # cushion it comes back mirrored (carrom seed 1006 at 30 fps: a white flying into the NE pocket was
+    # "picked up" by another white first seen 235 mm away, behind it, a tenth of a second later)
+    ahead = step @ v >= _AHEAD_COS * d * speed
+    bounced = np.hypot(*(at - _mirrored(p_last, v, gap, lim_mm)).T) <= 15.0 + _TURNED_KEEP * speed * gap
+    if (near & (ahead | bounced)).any():
+        return True
+    return bool((near & _hit_on_the_way(hist, row, t_last, p_last, v, float(gap.max()), dt)).any())
 
 
 def _bounced(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, radius_mm: float,
@@ -286,11 +322,54 @@ def _bounced(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: 
     others[row] = False
     for c in cols:  # a few frames, once per lost disc
         gap = float(hist.t_s[c] - t_last)
-        q = p_last + v * gap
-        over = np.abs(q) > lim  # mirror about the cushion, keeping 0.6 of the normal speed
-        q = np.where(over, np.sign(q) * (lim - 0.6 * (np.abs(q) - lim)), q)
-        obs = hist.xy_mm[others, c]
-        d = np.hypot(*(obs - q).T)
-        if bool((d[np.isfinite(d)] <= 15.0 + 0.25 * speed * gap).any()):
+        d = np.hypot(*(hist.xy_mm[:, c] - _mirrored(p_last, v, gap, lim)).T)
+        near = np.isfinite(d) & (d <= 15.0 + 0.25 * speed * gap)
+        near[row] = False
+        if bool((near & others).any()):
+            return True
+        # ... or by a track that jumped there from far off its own way (carrom seed 1006 at 30 fps: a
+        # white bounced off the N cushion was taken up, blurred, by a false striker track)
+        if near.any() and bool((_own_way(hist, np.flatnonzero(near), int(c)) > _JUMP_FACTOR * (d[near] + 15.0)).any()):
             return True
     return False
+
+
+def _hit_on_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, gap: float,
+                    dt: float) -> bool:
+    """Whether another disc was seen, from the frame before `row` vanished to `gap` s after, within
+    touching distance (two coin radii and some) of its straight way on: something it may have hit
+    and been turned aside by (in a pack broken at 30 fps, nearly always; a disc flying alone into a
+    corner, never)."""
+    cols = np.flatnonzero((hist.t_s >= t_last - 1.5 * dt) & (hist.t_s <= t_last + gap + 1e-9))
+    obs = np.delete(hist.xy_mm[:, cols], row, axis=0).reshape(-1, 2)
+    obs = obs[np.isfinite(obs[:, 0])]
+    if len(obs) == 0:
+        return False
+    d = point_segment_distance(obs, p_last[None], (p_last + v * gap)[None])
+    return bool((d <= _HIT_REACH_MM).any())
+
+
+def _mirrored(p: np.ndarray, v: np.ndarray, gap: float | np.ndarray, lim: float) -> np.ndarray:
+    """(..., 2) where a disc at `p` (2,) moving at `v` (2,) is after `gap` (...) s, mirrored about any
+    cushion it reaches (`lim`: its centre's largest |x| or |y|) keeping 0.6 of the normal speed."""
+    q = p + np.multiply.outer(gap, v)
+    over = np.abs(q) > lim
+    return np.asarray(np.where(over, np.sign(q) * (lim - 0.6 * (np.abs(q) - lim)), q))
+
+
+def _own_way(hist: ShotHistory, rows: np.ndarray, c: int) -> np.ndarray:
+    """(K,) how far the sightings of tracks `rows` in column `c` lie from where each was heading:
+    its last sighting before `c` moved on at its last step's velocity (inf if none before)."""
+    seen = np.isfinite(hist.xy_mm[rows, :c, 0])
+    out = np.full(len(rows), np.inf)
+    for k, r in enumerate(rows):  # (the one or two tracks seen at a bounce point)
+        prev = np.flatnonzero(seen[k])
+        if len(prev) == 0:
+            continue
+        p1, t1 = hist.xy_mm[r, prev[-1]], hist.t_s[prev[-1]]
+        ahead = p1
+        if len(prev) >= 2:
+            p0, t0 = hist.xy_mm[r, prev[-2]], hist.t_s[prev[-2]]
+            ahead = p1 + (p1 - p0) * (hist.t_s[c] - t1) / max(float(t1 - t0), 1e-9)
+        out[k] = float(np.hypot(*(hist.xy_mm[r, c] - ahead)))
+    return out

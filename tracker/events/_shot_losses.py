@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracker._track_assign import point_segment_distance
+from tracker._track_motion import fold_at_cushions
 from tracker.events._contacts import SIDE_OF_WALL
 from tracker.events._history import ShotHistory
 from tracker.events._losses import Loss, classify_loss, entry_time
@@ -117,11 +118,18 @@ def _steady_velocity(t: np.ndarray, p: np.ndarray, v: np.ndarray, dt: float) -> 
     recent = t >= t[-1] - _STEADY_FRAMES * dt - 1e-9
     if recent.sum() < 3:
         return None
-    tt = t[recent] - t[recent].mean()
-    fit = (tt[:, None] * (p[recent] - p[recent].mean(axis=0))).sum(axis=0) / float((tt**2).sum())
+    fit, _ = _line_fit(t[recent], p[recent])
     s_fit, s_last = float(np.hypot(*fit)), float(np.hypot(*v))
     straight = float(fit @ v) >= _STEADY_COS * s_fit * s_last
     return np.asarray(fit) if straight and s_last / _STEADY_RATIO <= s_fit <= _STEADY_RATIO * s_last else None
+
+
+def _line_fit(t: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares straight motion through sightings (times `t` (K,) s, centres `p` (K, 2) mm, K >= 2):
+    (velocity (2,) mm/s, fitted centre at the last sighting (2,) mm)."""
+    tt = t - t.mean()
+    vel = (tt[:, None] * (p - p.mean(axis=0))).sum(axis=0) / float((tt**2).sum())
+    return vel, p.mean(axis=0) + vel * tt[-1]
 
 
 def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext, dt: float) -> Loss:
@@ -132,9 +140,7 @@ def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext
     before = (t < t[-1] - 2.5 * dt) & (t >= t[-2] - _STEADY_FRAMES * dt - 1e-9)
     if not before[-2] or before.sum() < 3:
         return loss
-    tt = t[before] - t[before].mean()
-    vel = (tt[:, None] * (p[before] - p[before].mean(axis=0))).sum(axis=0) / float((tt**2).sum())
-    at = p[before].mean(axis=0) + vel * tt[-1]  # (the fitted centre at the last sighting before the gap)
+    vel, at = _line_fit(t[before], p[before])
     pocket = ctx.board.pockets_mm[CORNERS.index(loss.pocket)]
     t_in = entry_time(pocket - at, vel, ctx.board.pocket_no_return_mm)
     if t_in is None or t[-2] + t_in >= loss.t_s:
@@ -350,11 +356,12 @@ def _hit_on_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarr
 
 
 def _mirrored(p: np.ndarray, v: np.ndarray, gap: float | np.ndarray, lim: float) -> np.ndarray:
-    """(..., 2) where a disc at `p` (2,) moving at `v` (2,) is after `gap` (...) s, mirrored about any
-    cushion it reaches (`lim`: its centre's largest |x| or |y|) keeping 0.6 of the normal speed."""
-    q = p + np.multiply.outer(gap, v)
-    over = np.abs(q) > lim
-    return np.asarray(np.where(over, np.sign(q) * (lim - 0.6 * (np.abs(q) - lim)), q))
+    """(..., 2) where a disc at `p` (2,) moving at `v` (2,) is after `gap` (...) s, bounced back off any
+    cushion it reaches (`lim`: its centre's largest |x| or |y|; see `fold_at_cushions`)."""
+    q = (p + np.multiply.outer(gap, v)).reshape(-1, 2)
+    _, folded = fold_at_cushions(np.broadcast_to(p, q.shape), q, np.full(4, lim), np.zeros(len(q), np.intp),
+                                 lim_min=lim)
+    return np.asarray(folded).reshape(*np.shape(gap), 2)
 
 
 def _own_way(hist: ShotHistory, rows: np.ndarray, c: int) -> np.ndarray:

@@ -17,7 +17,7 @@ from tracker._detect_blur import blur_blobs
 from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, touched_discs, unexplained
 from tracker._detect_core import DetectorCore
 from tracker._detect_follow import Followed, follow_discs, velocities
-from tracker._detect_region import Box, box_of_change, in_mask, near_occluder
+from tracker._detect_region import Box, box_of_change, in_mask
 from tracker._detect_steps import above
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
@@ -95,8 +95,13 @@ class ChangeDriven(DetectorCore):
         """Change-driven still path: what is detected afresh, changed or not: discs that may
         overlap a pocket hole and were detected afresh in the last frame (a dark disc
         dropping into the dark hole hardly changes the picture; one at rest does not drop),
-        and discs against an occluder (a knuckle taken for a disc once must not be carried
-        over while the hand rests)."""
+        and discs seen only as a blur.
+
+        Not the discs beside a hand: a row of men the hand comes to rest against is taken into
+        its region and fails the test of a disc on a hand; detected afresh frame after frame,
+        the row was lost for good, nothing changing there once the hand had gone (korona seed
+        12345). A knuckle once taken for a disc is carried over while the hand rests, as any
+        unchanged part of the picture is."""
         last = self._last
         again = self.geom.near_pocket(last.xy_mm)
         # a disc seen only as a blur was moving: it is never carried over
@@ -104,8 +109,6 @@ class ChangeDriven(DetectorCore):
             again |= last.blurred
         if self._redone is not None:
             again &= in_mask(last.xy_mm, self._redone, self.maps)
-        if last.occlusion.any():
-            again |= near_occluder(last.occlusion, last.xy_mm, last.nominal, self.maps)
         self._redone = self._nothing_redone  # unless `_detect_region` runs
         return self._stamp(last.xy_mm[again])
 

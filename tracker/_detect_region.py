@@ -27,7 +27,7 @@ from tracker._detect_change import touched_discs
 from tracker._detect_steps import above, colour_distance, image_distance
 from tracker.occlusion import stamp_discs
 
-__all__ = ["Box", "StillPlanes", "box_of_change", "in_mask", "near_occluder"]
+__all__ = ["Box", "StillPlanes", "box_of_change", "in_mask"]
 
 # the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
 # hardly changes its hue, a hand of the board's colour differs from it in hue
@@ -92,30 +92,6 @@ def in_mask(xy_mm: np.ndarray, mask: np.ndarray, maps: BoardMaps) -> np.ndarray:
     uv = np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp)
     u, v = clip_px(uv, mask.shape).T
     return np.asarray(mask[v, u] > 0)
-
-
-_RING = np.stack([np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1)
-_NEAR = np.concatenate([np.zeros((1, 2)), 1.3 * _RING])  # centre and a ring just outside (radii)
-
-
-def near_occluder(occlusion: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, maps: BoardMaps) -> np.ndarray:
-    """(N,) bool: discs (centres (N, 2) board mm, radii (N,) mm) with the centre or a point just
-    outside the rim on the occlusion mask (`Detection.occlusion`: half the board-image scale).
-
-    Examples:
-        >>> from types import SimpleNamespace
-        >>> maps = SimpleNamespace(px_per_mm=1.0, centre_px=np.array([49.5, 49.5]))
-        >>> occ = np.zeros((50, 50), bool); occ[:, 30:] = True
-        >>> near_occluder(occ, np.array([[0.0, 0.0], [-30.0, 0.0]]), np.full(2, 10.0), maps).tolist()
-        [True, False]
-    """
-    if len(xy_mm) == 0:
-        return np.zeros(0, bool)
-    pts = xy_mm[:, None, :] + _NEAR[None] * np.asarray(r_mm)[:, None, None]
-    uv = np.rint(pts * (0.5 * maps.px_per_mm) + (maps.centre_px - 0.5) * 0.5).astype(np.intp)
-    uv = clip_px(uv, occlusion.shape)
-    u, v = uv[..., 0], uv[..., 1]
-    return np.asarray(occlusion[v, u].any(axis=1))
 
 
 @dataclass(slots=True)

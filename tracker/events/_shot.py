@@ -140,8 +140,11 @@ def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning)
 def _not_there(hist: ShotHistory, rows: np.ndarray, radius: np.ndarray, dt: float, tune: ShotTuning) -> np.ndarray:
     """(M,) bool: of `rows` (M,) bool, the tracks seen fewer than `min_loss_obs` times, last seen
     moving (their last two sightings a few frames apart at most, faster than `min_loss_speed_mm_s`
-    between them), or last seen standing just as another disc ran into them (`_struck_away`);
-    `radius` (M,) mm."""
+    between them), last seen standing just as another disc ran into them (`_struck_away`), or not
+    seen standing at their last place (within `stand_mm`) for `min_stand_s`: a disc the detector
+    stops seeing at rest (a light man against a korona rail) was seen at rest there first, where
+    a track lost as its disc slowed down, the disc picked up by another track (rendered carrom
+    seed 3006 at 30 fps, the break: eight such doubles in the rest list), was not; `radius` (M,) mm."""
     out = np.zeros(len(hist.ids), bool)
     for row in np.flatnonzero(rows):  # the few discs that vanished, once per shot
         _, t, p = hist.observations(int(row))
@@ -150,6 +153,9 @@ def _not_there(hist: ShotHistory, rows: np.ndarray, radius: np.ndarray, dt: floa
             continue
         if t[-1] - t[-2] <= 2.5 * dt + 1e-6:
             out[row] = float(np.hypot(*(p[-1] - p[-2]))) >= tune.min_loss_speed_mm_s * float(t[-1] - t[-2])
+        away = np.flatnonzero(np.hypot(*(p - p[-1]).T) > tune.stand_mm)
+        t_stand = float(t[-1] - t[away[-1] + 1]) if away.size else float(t[-1] - t[0])
+        out[row] = out[row] or t_stand < tune.min_stand_s
         out[row] = out[row] or _struck_away(hist, int(row), float(t[-1]), p[-1], radius, dt)
     return out
 

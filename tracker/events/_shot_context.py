@@ -26,6 +26,9 @@ class ShotTuning:
     min_off_speed_mm_s: float = 2000.0
     min_loss_speed_mm_s: float = 150.0
     min_loss_obs: int = 3
+    # a disc the detector stops seeing at rest was seen standing there first, this long at least
+    min_stand_s: float = 0.3
+    stand_mm: float = 3.0
     tie_mm: float = 8.0
     stir_mm: float = 2.5
 

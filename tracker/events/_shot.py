@@ -111,8 +111,8 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     # a disc does not stop unseen in the open, nor where a hand that hid it has gone: a track last
     # seen moving, neither lost nor under a hand at the end of the shot, is a double of the one
     # that picked its disc up again (after a mix-up, or out from under the hand); one seen once or
-    # twice was no disc. (One seen standing may be a disc the detector misses there: a light man
-    # against a korona rail.)
+    # twice was no disc. (One seen standing there a while may be a disc the detector misses there: a
+    # light man against a korona rail.)
     lost = np.zeros(len(hist.ids), bool)
     lost[list(lost_rows)] = True
     open_ = ~hidden | np.isin(hist.ids, list(ctx.uncovered))
@@ -151,13 +151,18 @@ def _not_there(hist: ShotHistory, rows: np.ndarray, radius: np.ndarray, dt: floa
         if len(t) < tune.min_loss_obs:
             out[row] = True
             continue
-        if t[-1] - t[-2] <= 2.5 * dt + 1e-6:
-            out[row] = float(np.hypot(*(p[-1] - p[-2]))) >= tune.min_loss_speed_mm_s * float(t[-1] - t[-2])
-        away = np.flatnonzero(np.hypot(*(p - p[-1]).T) > tune.stand_mm)
-        t_stand = float(t[-1] - t[away[-1] + 1]) if away.size else float(t[-1] - t[0])
-        out[row] = out[row] or t_stand < tune.min_stand_s
-        out[row] = out[row] or _struck_away(hist, int(row), float(t[-1]), p[-1], radius, dt)
+        step_s = float(t[-1] - t[-2])
+        moving = step_s <= 2.5 * dt + 1e-6 and float(np.hypot(*(p[-1] - p[-2]))) >= tune.min_loss_speed_mm_s * step_s
+        out[row] = (moving or _stood_s(t, p, tune.stand_mm) < tune.min_stand_s
+                    or _struck_away(hist, int(row), float(t[-1]), p[-1], radius, dt))
     return out
+
+
+def _stood_s(t: np.ndarray, p: np.ndarray, within_mm: float) -> float:
+    """How long (s) a track seen at times `t` (K,) at `p` (K, 2) mm was seen within `within_mm` of
+    its last place, up to its last sighting (all of its sightings if it never was elsewhere)."""
+    away = np.flatnonzero(np.hypot(*(p - p[-1]).T) > within_mm)
+    return float(t[-1] - t[away[-1] + 1 if away.size else 0])
 
 
 def _struck_away(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, radius: np.ndarray,

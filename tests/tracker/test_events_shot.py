@@ -367,23 +367,26 @@ def test_disc_lost_beside_a_pocket_and_picked_up_again(frames_lost: int, pockete
     assert [loss.pocket for _, loss in losses] == (["NE"] if pocketed else [])
 
 
-@pytest.mark.parametrize(("frames_lost", "off"), [(7, False), (10, True)], ids=["bounced-unseen", "gone"])
+@pytest.mark.parametrize(("frames_lost", "off"), [(7, False), (10, False), (60, True)],
+                         ids=["bounced-unseen", "bounced-unseen-longer", "gone"])
 def test_disc_lost_as_it_bounces_off_a_cushion_and_picked_up_again(frames_lost: int, off: bool) -> None:
     """Carrom seed 3008 at 120 fps: a white hit at 4.5 m/s into the S cushion, blurred, is lost for
     six frames as it bounces and comes out under a new track 175 mm on: the same disc going on,
-    not off the board. One not seen again for longer went off."""
+    not off the board. One lost for nine frames and seen again where its bounce took it stayed on
+    too (discs do not appear from nowhere); one not seen again for half a second went off."""
     from tracker.events._shot import ShotTuning
     from tracker.events._shot_context import ShotContext
     from tracker.events._shot_losses import find_losses
 
     fps = 120.0
-    t = 13.6 + np.arange(40) / fps
+    t = 13.6 + np.arange(80) / fps
     xy = np.full((2, len(t), 2), np.nan)
     k = 12  # last seen at this frame, 3 mm short of the cushion
     steps = np.arange(k, -1, -1)[:, None]
     xy[0, : k + 1] = (-202.0, -351.0) - steps * (25.0, -28.0)
-    back = np.arange(len(t) - (k + frames_lost))[:, None]  # after the bounce, along and away from it
-    xy[1, k + frames_lost :] = (-202.0 + 22.0 * frames_lost, -351.0 + 12.0 * frames_lost) + back * (22.0, 12.0)
+    # after the bounce, along and away from it (one seen much later: where it came to rest)
+    away = np.minimum(frames_lost + np.arange(len(t) - (k + frames_lost)), 24)[:, None]
+    xy[1, k + frames_lost :] = (-202.0, -351.0) + away * (22.0, 12.0)
     hist = ShotHistory(np.array([5, 60], np.int32), t, np.arange(len(t)), xy)
     ctx = ShotContext(game="carrom", number=4, board=BOARD, equipment=EQUIP, kind_of={5: 0, 60: 0},
                       kind_share={5: 1.0, 60: 1.0}, anchors={5: (-502.0, -15.0)}, striker_rest=None,
@@ -819,3 +822,66 @@ def test_a_disc_lost_as_it_came_to_rest_is_not_listed_there(stood_frames: int, t
     hist = ShotHistory(np.array([5], np.int32), t, np.arange(n), xy)
     out = _not_there(hist, np.array([True]), np.array([15.5]), dt, ShotTuning())
     assert out.tolist() == [not there]
+
+
+@pytest.mark.parametrize(("first_seen", "gone"), [(4, None), (14, "N")], ids=["soon-after", "much-later"])
+def test_disc_lost_at_a_cushion_and_seen_again_along_it_stayed_on(first_seen: int, gone: str | None) -> None:
+    """Carrom seed 1021 at 30 fps: a white of the break ran into the N cushion at 2.3 m/s beside the
+    queen, was turned along the cushion and lost; a new white track took it up four frames later,
+    240 mm along the cushion, and followed it to rest. The white did not go off: discs do not appear
+    from nowhere. A white first seen half a second later is another matter."""
+    t = 1.0 + np.arange(24) / 30
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0, :3] = (-3.0, -334.0) - np.arange(2, -1, -1)[:, None] * (-5.0, -75.0)
+    k = 2 + first_seen
+    xy[1, k:] = (-243.0, -310.0) + np.minimum(np.arange(len(t) - k), 6)[:, None] * (30.0, 8.0)
+    losses = _two_track_losses(t, xy, (0, 0))
+    assert [loss.side for _, loss in losses] == ([] if gone is None else [gone])
+
+
+@pytest.mark.parametrize("seen_again", [False, True], ids=["struck-under-the-hand", "still-there"])
+def test_first_contact_with_a_disc_under_a_hand(seen_again: bool) -> None:
+    """Carrom seed 1028 at 60 fps: the striker ran straight into a black under the other player's
+    resting hand; the black, knocked out from under it, was taken up by a new track far off, and the
+    first contact was called none. Nothing seen stood in the striker's way and it turned: the disc
+    under the hand, never seen again, took the blow. One seen there again was not touched."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_trigger = 60.0, 1.0
+    t = np.arange(int(1.8 * fps)) / fps
+    r_s, r_c = EQUIP.striker_diameter_mm / 2, EQUIP.radii_mm(np.array([DiscKind.BLACK]))[0]
+    xy = np.full((2, len(t), 2), np.nan)
+    # the striker runs up x = 0 from the S base line at 1 m/s to touching the black at the centre,
+    # then turns off to the E
+    run = np.clip(t - t_trigger, 0.0, None) * 1000.0
+    touch = 252.6 - (r_s + r_c)
+    xy[0, :, 0] = np.clip(run - touch, 0.0, None) * 0.5
+    xy[0, :, 1] = 252.6 - np.minimum(run, touch)
+    xy[1, t < t_trigger - 0.1] = (0.0, 0.0)  # the black, seen until a hand came over it
+    if seen_again:
+        xy[1, t > t_trigger + 0.6] = (0.0, 0.0)
+    hist = ShotHistory(np.array([1, 2], np.int32), t, np.arange(len(t)), xy)
+    kind_of = {1: int(DiscKind.STRIKER), 2: int(DiscKind.BLACK)}
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of=kind_of,
+                      kind_share=dict.fromkeys(kind_of, 1.0), anchors={2: (0.0, 0.0)}, striker_rest=(0.0, 252.6),
+                      hidden=frozenset({2}), t_trigger_s=t_trigger, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0, kind_before=kind_of, trigger_ids=frozenset({1}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    assert out.record is not None
+    assert out.record.first_disc_id == (None if seen_again else 2), out.record
+
+
+@pytest.mark.parametrize(("taken_over", "pocketed"), [(True, False), (False, True)], ids=["on-the-spot", "nothing"])
+def test_disc_on_a_pockets_lip_read_as_another_kind_is_not_pocketed(taken_over: bool, pocketed: bool) -> None:
+    """Carrom seed 2007 at 60 fps: a white resting over the NW pocket's hole was read in turn as the
+    white, the striker and a black; when the striker's track ended there and a black's took over on
+    the spot, the striker was "pocketed". A disc at rest whose track another takes over where it
+    stood is still there, whatever that one is read as; one whose place is left empty went in."""
+    t = 10.0 + np.arange(30) / 60
+    xy = np.full((2, len(t), 2), np.nan)
+    lip = (-334.3, -337.3)
+    xy[0, :12] = lip
+    if taken_over:
+        xy[1, 12:] = lip
+    losses = _two_track_losses(t, xy, (3, 1), fps=60.0)
+    assert [loss.pocket for _, loss in losses] == (["NW"] if pocketed else [])

@@ -458,3 +458,25 @@ def test_a_coin_put_where_a_double_vanished_is_placed(put_back: bool) -> None:
     events = _run_stub(fps, 4.5, scene)
     placed = [(e["disc"]["kind"], round(e["x_mm"]), round(e["y_mm"])) for e in events if e["type"] == "placed"]
     assert len(placed) == put_back and all(p[0] == "white" and abs(p[1] - 38) <= 2 for p in placed), placed
+
+
+@pytest.mark.parametrize("creeping", [False, True], ids=["flickering", "creeping"])
+def test_a_fit_flickering_on_a_pockets_lip_does_not_keep_the_shot_open(creeping: bool) -> None:
+    """Issue 4 (carrom seed 2007 at 60 fps): a white over a pocket's hole was read 5 mm apart in
+    turn, frame after frame; taken for moving, it kept the shot open for a second after everything
+    stopped, until a hand came in and its motion was taken for a disc flying off. A fit going
+    nowhere is at rest; a disc still creeping on at 60 mm/s is not."""
+    fps = 60.0
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int]]:
+        y = 252.6 - 1000.0 * min(max(t - 1.0, 0.0), 0.2)  # struck at 1.0 s, slides 200 mm and stops
+        k = round(t * fps)
+        lip = (-334.0 + (5.0 if k % 2 else 0.0), -337.0)
+        if creeping:
+            lip = (-300.0 + 60.0 * max(t - 1.0, 0.0), -337.0)
+        return [*_COINS, (40.0, y), lip], [0, 1, 0, 3, 0]
+
+    events = _run_stub(fps, 3.5, scene)
+    ends = [e["t"] for e in events if e["type"] == "shot_end"]
+    assert len(ends) == 1, events
+    assert (ends[0] > 3.0) == creeping, ends

@@ -106,6 +106,13 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     else:
         run = direction_before_contact(hist, striker, run, anchor, eligible, k_trig, tune)
         first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible, striker in lost_rows, tune)
+        # nothing seen in its way: a disc under a hand, never seen again, may have taken the blow and
+        # come out from under the hand as a new track (carrom seed 1028 at 60 fps: a black under the
+        # other player's resting hand, the first contact called none)
+        under = gone & hidden & ~moved & np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
+        if first.disc < 0 and not first.cushions and not first.pocketed_first and under.any():
+            first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible | under,
+                                       striker in lost_rows, tune)
         t_start = run.t_start_s
     t_start = float(max(t_start, hist.t_s[0], ctx.t_trigger_s - 0.5))
     # a disc does not stop unseen in the open, nor where a hand that hid it has gone: a track last

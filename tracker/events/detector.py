@@ -17,6 +17,7 @@ out together, at the shot's end; the `Pipeline` sorts what it hands out by time.
 from __future__ import annotations
 
 import functools
+import warnings
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,6 +64,11 @@ _STOOD_OBS = 3  # a disc the tracker has not confirmed stood before a shot if se
 _PASSED_S = 0.25  # ... or this shortly before the shot started
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
+# a disc whose sightings stayed within a box this wide (mm) over this long (s), and whose first and
+# last thirds of them lie within `rest_disp_mm` of each other, is going nowhere: a fit flickering
+# between two places (a disc over a pocket's hole), not a disc rolling on
+_JITTER_BOX_MM = 8.0
+_JITTER_S = 0.3
 
 
 def _no_occlusion(xy: np.ndarray) -> np.ndarray:
@@ -202,6 +208,25 @@ class EventDetector:
         # the largest displacement seen, NaN (not seen) counting as none
         spread = np.fmax.reduce(diff.reshape(len(diff), diff.shape[1] * 2), axis=1, initial=0.0)
         return np.asarray(tracks.seen & (n_obs >= 2) & (spread <= self.config.rest_disp_mm))
+
+    def _flickering(self, tracks: Tracks, rows: np.ndarray) -> np.ndarray:
+        """(K,) bool: of the tracks `rows` that are not at rest, those going nowhere (`_JITTER_S`):
+        carrom seed 2007 at 60 fps, a white on a pocket's lip read 5 mm apart in turn kept a shot
+        open for a second, until a hand came in and its motion was taken for the white's."""
+        hist = tracks.hist_xy_mm
+        w = min(self._frames(_JITTER_S, 6), hist.shape[1])
+        win = hist.take(rows, axis=0)[:, -w:, :]
+        seen = np.isfinite(win[..., 0])
+        ok = seen.sum(axis=1) >= w // 2
+        if not ok.any():
+            return np.asarray(ok)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # (a third with no sighting: NaN, not still)
+            box = np.nanmax(win, axis=1) - np.nanmin(win, axis=1)
+            third = w // 3
+            net = np.nanmean(win[:, -third:], axis=1) - np.nanmean(win[:, :third], axis=1)
+        still = (box <= _JITTER_BOX_MM).all(axis=1) & (np.abs(net) <= self.config.rest_disp_mm).all(axis=1)
+        return np.asarray(ok & still)
 
     def _trim(self, t_keep: float) -> None:
         rows = self._rows
@@ -432,6 +457,8 @@ class EventDetector:
     def _watch_shot(self, tracks: Tracks, at_rest: np.ndarray, occluded: OcclusionTest) -> EventUpdate:
         cfg, t = self.config, tracks.t_s
         moving = tracks.seen & tracks.confirmed & ~at_rest
+        if moving.any():
+            moving[moving] = ~self._flickering(tracks, np.flatnonzero(moving))
         if moving.any():
             self._rest_since = None
         elif self._rest_since is None:

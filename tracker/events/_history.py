@@ -14,6 +14,8 @@ import numpy as np
 
 __all__ = ["FrameRow", "ShotHistory", "assemble", "median_xy", "seen_before"]
 
+_END_S = 0.15  # a track seen this shortly before a shot's end is still there at its end, s
+
 
 @dataclass(frozen=True, slots=True)
 class FrameRow:
@@ -63,6 +65,11 @@ class ShotHistory:
         seen = np.isfinite(self.xy_mm[:, since:, 0])
         last = seen.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
         return np.where(seen.any(axis=1), last + since, -1)
+
+    def seen_at_end(self, t_end_s: float) -> np.ndarray:
+        """(M,) bool: tracks seen within `_END_S` of the shot's end `t_end_s` (s): still there then."""
+        last = self.last_seen()
+        return np.asarray((last >= 0) & (self.t_s[np.maximum(last, 0)] >= t_end_s - _END_S))
 
     def frame_at(self, t_s: float) -> int:
         """The frame number at or just after `t_s` (the last frame if none)."""

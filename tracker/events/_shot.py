@@ -213,7 +213,7 @@ def _gone(hist: ShotHistory, ctx: ShotContext, t_end_s: float) -> np.ndarray:
     """(M,) bool: tracks seen during the shot but not at its end."""
     last = hist.last_seen()
     t_last = hist.t_s[np.maximum(last, 0)]
-    return np.asarray((last >= 0) & (t_last < t_end_s - 0.15) & (t_last >= ctx.t_trigger_s - 0.25))
+    return np.asarray((last >= 0) & ~hist.seen_at_end(t_end_s) & (t_last >= ctx.t_trigger_s - 0.25))
 
 
 def _striker_row(hist: ShotHistory, kinds: np.ndarray, share: np.ndarray, k_trig: int, t_trigger_s: float,

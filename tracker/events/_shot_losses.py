@@ -13,6 +13,8 @@ cue or the finger, not a disc.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from tracker._track_assign import point_segment_distance
@@ -28,15 +30,29 @@ from tracker.specs import CORNERS, DiscKind
 __all__ = ["find_losses"]
 
 
+@dataclass(frozen=True, slots=True)
+class _Births:
+    """Every track's first sighting in the shot's history: when (t_s (M,) s), where (xy_mm (M, 2)
+    mm), and how often it was seen in all (n_obs (M,))."""
+
+    t_s: np.ndarray
+    xy_mm: np.ndarray
+    n_obs: np.ndarray
+
+    @classmethod
+    def of(cls, hist: ShotHistory) -> _Births:
+        seen = np.isfinite(hist.xy_mm[..., 0])
+        first = np.argmax(seen, axis=1)
+        return cls(hist.t_s[first], hist.xy_mm[np.arange(len(first)), first], seen.sum(axis=1))
+
+
 def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: np.ndarray, candidates: np.ndarray,
             t_end_s: float, tune: ShotTuning, *, run: StrikerRun | None = None) -> list[tuple[int, Loss]]:
     """Rows that vanished during the shot (not under a hand) and where they went; `run`: the
     striker's first run (None: not known)."""
     out = []
     dt = ctx.frame_dt_s
-    seen = np.isfinite(hist.xy_mm[..., 0])
-    first = np.argmax(seen, axis=1)
-    n_obs = seen.sum(axis=1)
+    births = _Births.of(hist)
     for row in np.flatnonzero(candidates):  # the few discs that vanished, once per shot
         cols, t, p = hist.observations(int(row))
         # a passing false detection is not a disc; two in consecutive frames (or one missed between)
@@ -81,7 +97,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                                 hitters=kinds == DiscKind.STRIKER)
         # (a disc last seen on the brink of a pocket went in; one followed on further is less sure)
         brink = float(_past_brink(p[-1], ctx, tune).min()) <= 0.0
-        if loss is not None and _continued(hist, int(row), t[-1], p[-1], v, first, n_obs, kinds, dt, tune,
+        if loss is not None and _continued(hist, int(row), t[-1], p[-1], v, births, kinds, dt, tune,
                                            lim_mm=ctx.board.half_mm - float(radius[row]), weak=not brink):
             loss = None  # the disc bounced and was picked up again as a new track
         if (loss is not None and loss.side is not None and v is not None
@@ -92,7 +108,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
                          frame_dt_s=dt)
         if loss is not None:
             out.append((int(row), loss))
-    return _stayed_on(hist, ctx, kinds, out, first, n_obs, t_end_s, tune)
+    return _stayed_on(hist, ctx, kinds, out, births, t_end_s, tune)
 
 
 def _past_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> np.ndarray:
@@ -265,7 +281,7 @@ _STAYED_WITHIN_S = 0.4  # a disc taken for gone over a cushion and picked up aga
 
 
 def _stayed_on(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, losses: list[tuple[int, Loss]],
-               first: np.ndarray, n_obs: np.ndarray, t_end_s: float, tune: ShotTuning) -> list[tuple[int, Loss]]:
+               births: _Births, t_end_s: float, tune: ShotTuning) -> list[tuple[int, Loss]]:
     """`losses` without the discs taken for gone over a cushion that a new track followed on.
 
     Discs do not appear from nowhere: a track of the same kind first seen during the shot, soon after
@@ -280,13 +296,11 @@ def _stayed_on(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, losses: l
     over = [k for k, (_, loss) in enumerate(losses) if loss.side is not None]
     if not over:  # (most shots)
         return losses
-    last = hist.last_seen()
     anchored = np.isin(hist.ids, list(ctx.anchors))
-    new = ~anchored & (last >= 0) & (hist.t_s[np.maximum(last, 0)] >= t_end_s - 0.15)
-    new &= (n_obs >= tune.min_loss_obs) & (kinds != DiscKind.STRIKER)
-    orphans = anchored & (last >= 0) & (hist.t_s[np.maximum(last, 0)] < t_end_s - 0.15)
+    at_end = hist.seen_at_end(t_end_s)
+    new = ~anchored & at_end & (births.n_obs >= tune.min_loss_obs) & (kinds != DiscKind.STRIKER)
+    orphans = anchored & (hist.last_seen() >= 0) & ~at_end
     orphans[[row for row, _ in losses]] = False
-    t_first, at = hist.t_s[first], hist.xy_mm[np.arange(len(first)), first]
     dropped = set()
     for k in over:  # (a loss over a cushion is rare)
         row = losses[k][0]
@@ -296,9 +310,9 @@ def _stayed_on(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, losses: l
         speed = tune.min_off_speed_mm_s
         if len(t) >= 2:
             speed = max(speed, float(np.hypot(*(p[-1] - p[-2]))) / max(float(t[-1] - t[-2]), 1e-6))
-        gap = t_first - t[-1]
+        gap = births.t_s - t[-1]
         # (no faster than it flew: a disc turned aside at a cushion keeps at most its speed)
-        reach = np.hypot(*(at - p[-1]).T) <= 15.0 + speed * gap
+        reach = np.hypot(*(births.xy_mm - p[-1]).T) <= 15.0 + speed * gap
         ok = new & (kinds == kinds[row]) & (gap > 0) & (gap <= _STAYED_WITHIN_S) & reach
         if ok.any():
             new[int(np.argmin(np.where(ok, gap, np.inf)))] = False
@@ -314,7 +328,7 @@ _TURNED_KEEP = 0.6  # share of its speed a disc turned aside keeps (a cushion ke
 
 
 def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray | None,
-               first: np.ndarray, n_obs: np.ndarray, kinds: np.ndarray, dt: float, tune: ShotTuning, *,
+               births: _Births, kinds: np.ndarray, dt: float, tune: ShotTuning, *,
                lim_mm: float, weak: bool = False) -> bool:
     """Whether a track born just after `row` vanished, close enough to be the same disc going on.
 
@@ -322,7 +336,7 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     following the disc on (over a cushion, towards a pocket some way off), so even a track seen once
     there counts.
     """
-    t_first = hist.t_s[first]
+    t_first, n_obs = births.t_s, births.n_obs
     # (a few frames, and at a high frame rate a few hundredths of a second: a disc smeared as it
     # bounces off a cushion beside a pocket is lost for as long, whatever the frame rate)
     window = max(3.5 * dt, _LOST_FOR_S)
@@ -331,11 +345,11 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     # before it is lost again)
     min_obs = 1 if weak else (tune.min_loss_obs if v is not None else 2)
     soon = (t_first > t_last) & (t_first <= t_last + window)
-    on_spot = np.hypot(*(hist.xy_mm[np.arange(len(first)), first] - p_last).T) <= _SAME_SPOT_MM
-    if v is None and bool((soon & (n_obs >= tune.min_loss_obs) & on_spot).any()):
-        # a disc at rest whose track ended where another took over on the spot, whatever kind that
-        # one is read as (carrom seed 2007 at 60 fps: a white over a pocket's hole read in turn as the
-        # white, the striker and a black; the striker's track ending there was "pocketed")
+    # a disc at rest whose track ended where another took over on the spot, whatever kind that one is
+    # read as (carrom seed 2007 at 60 fps: a white over a pocket's hole read in turn as the white, the
+    # striker and a black; the striker's track ending there was "pocketed")
+    if v is None and bool((soon & (n_obs >= tune.min_loss_obs)
+                           & (np.hypot(*(births.xy_mm - p_last).T) <= _SAME_SPOT_MM)).any()):
         return True
     born = soon & (n_obs >= min_obs) & (kinds == kinds[row])
     if weak and kinds[row] != DiscKind.STRIKER:  # (a track seen once or twice may be gone by the
@@ -346,7 +360,7 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     # a disc last seen at rest that vanished was hit: it may have gone off at any speed
     speed = float(np.hypot(*v)) if v is not None else _HIT_SPEED_MM_S
     gap = t_first[born] - t_last
-    at = hist.xy_mm[born, first[born]]
+    at = births.xy_mm[born]
     step = at - p_last
     d = np.hypot(*step.T)
     near = d <= 15.0 + max(1.3 * speed, 500.0) * gap

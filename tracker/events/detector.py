@@ -220,7 +220,7 @@ class EventDetector:
         ok = seen.sum(axis=1) >= w // 2
         if not ok.any():
             return np.asarray(ok)
-        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # (a third with no sighting: NaN, not still)
             box = np.nanmax(win, axis=1) - np.nanmin(win, axis=1)
             third = w // 3

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["BackgroundModel", "foreground", "learn_background", "update_background"]
+from tracker._detect_steps import channel_sum
 
-# Sum of the three BGR differences, halved: one noisy channel alone rarely crosses the threshold.
-_DIFF_WEIGHTS = np.array([[0.5, 0.5, 0.5]], np.float32)
+__all__ = ["BackgroundModel", "foreground", "learn_background", "update_background"]
 
 
 @dataclass(slots=True)
@@ -78,7 +77,8 @@ def foreground(
     Returns:
         (diff (H, W) uint8, fg (H, W) uint8 0/255, threshold used).
     """
-    diff = np.asarray(cv2.transform(cv2.absdiff(board_bgr, model.image), _DIFF_WEIGHTS))
+    # (the three differences summed and halved: one noisy channel alone rarely crosses the threshold)
+    diff = channel_sum(cv2.absdiff(board_bgr, model.image), 0.5, 0.5)
     model.noise = max(1.0, float(np.median(diff[::4, ::4])))
     thresh = max(min_diff, _NOISE_FACTOR * model.noise)
     _, fg = cv2.threshold(diff, thresh, 255, cv2.THRESH_BINARY)

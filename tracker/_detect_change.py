@@ -24,7 +24,7 @@ import numpy as np
 
 from calibration.rectify import BoardMaps
 from tracker._detect_board import probe_discs
-from tracker._detect_steps import median_u8, suppress_overlaps
+from tracker._detect_steps import channel_sum, median_u8, suppress_overlaps
 from tracker._detect_types import Detection, DetectorConfig, Found
 
 __all__ = [
@@ -43,8 +43,6 @@ __all__ = [
     "with_occluders",
 ]
 
-# Sum of the three BGR differences, halved (as the background's foreground).
-_DIFF_WEIGHTS = np.array([[0.5, 0.5, 0.5]], np.float32)
 # a 2x2 opening: isolated noisy pixels go, the thin crescent of a disc that crept one board-image
 # pixel stays (a 3x3 opening would wait for a 3 px crescent, 7.5 mm at 0.4 px/mm)
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (2, 2))
@@ -114,7 +112,7 @@ def change_mask(board_bgr: np.ndarray, ref: np.ndarray, *, min_diff: float, grow
         >>> bool(c.mask[15, 15]), bool(c.mask[30, 30]), round(c.share, 3)
         (True, False, 0.09)
     """
-    diff = cv2.transform(cv2.absdiff(board_bgr, ref), _DIFF_WEIGHTS)
+    diff = channel_sum(cv2.absdiff(board_bgr, ref), 0.5, 0.5)  # (half the sum of the differences)
     level = median_u8(diff[::4, ::4])
     thresh = max(min_diff, _NOISE_FACTOR * max(level, 1.0))
     _, mask = cv2.threshold(diff, thresh, 255, cv2.THRESH_BINARY)

@@ -19,7 +19,7 @@ from tracker._detect_board import BoardGeometry, build_geometry, near_marking, s
 from tracker._detect_change import ReuseState
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
-from tracker._detect_region import Box, StillPlanes, in_mask
+from tracker._detect_region import Box, StillPlanes, bounding, in_mask
 from tracker._detect_steps import (
     above,
     busy_mask,
@@ -47,6 +47,9 @@ _PLAIN_LAB = 18.0
 _CAMO_MAX_ON_PRINT = 0.3
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
 _UNBLUR = 1.5
+# hands are looked for this far round what changed and the hands seen last (a disc they come to
+# touch is taken into them), mm
+_HAND_PAD_MM = 40.0
 
 
 class DetectorCore:
@@ -119,21 +122,49 @@ class DetectorCore:
         # must show a clear outline nearly all round (a hand comes in over the edge: while there
         # is none, only a change that reaches the edge can bring one)
         if boxes is None or self._hands.any() or geom.surface_rim[outer].any():
-            self._hands = self._reaching_in(planes)
+            self._hands = self._reaching_in(planes, whole=boxes is None)
         return self._finish(
             frame_bgr, board_bgr, planes.lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False, hands=self._hands
         )
 
-    def _reaching_in(self, planes: StillPlanes) -> np.ndarray:
+    def _reaching_in(self, planes: StillPlanes, *, whole: bool) -> np.ndarray:
         """(H, W) bool board image: hands and arms reaching in over the surface's edge, from the
         colour distance from the surface (a hand stands out from it more than the board's own
-        shading does) and, once learned, from the bare board under it (see `HandFinder`)."""
+        shading does) and, once learned, from the bare board under it (see `HandFinder`).
+
+        Unless `whole`, only round what changed since the last look and the hands found then:
+        a hand that stays lies there, one that comes in changes the picture, and the regions
+        elsewhere were no hands and have not changed. A hand found reaching that part's edge
+        may go on beyond it (a row of men against the cushion it touches): looked for on the
+        whole board then."""
         cfg = self.config
         if cfg.hand_min_contact_mm <= 0:
             return self._no_hands
-        far = above(planes.far, cfg.hand_far)
-        off = None if planes.bare is None else above(planes.off_bare, cfg.hand_off_bare)
-        return self._hand_finder.find(far, off)
+        changed = planes.take_changed()
+        box: Box = (slice(None), slice(None))
+        if not whole:
+            if changed is None:
+                return self._hands
+            x, y, w, h = cv2.boundingRect(self._hands.view(np.uint8))
+            if w:
+                changed = bounding(changed, (x, y, x + w, y + h))
+            pad = int(np.ceil(_HAND_PAD_MM * cfg.px_per_mm))
+            x0, y0, x1, y1 = changed
+            box = (slice(max(y0 - pad, 0), y1 + pad), slice(max(x0 - pad, 0), x1 + pad))
+        far = above(planes.far[box], cfg.hand_far)
+        off = None if planes.bare is None else above(planes.off_bare[box], cfg.hand_off_bare)
+        if whole:
+            return self._hand_finder.find(far, off)
+        finder = self._hand_finder
+        pale = finder.pale
+        part = finder.find(far, off, box)
+        if _reaches_edge(part, box, self.geom.shape):
+            finder.pale = pale
+            planes.changed = (0, 0, self.geom.shape[1], self.geom.shape[0])
+            return self._reaching_in(planes, whole=True)
+        hands = np.zeros(self.geom.shape, bool)
+        hands[box] = part
+        return hands
 
     @functools.cached_property
     def _hand_finder(self) -> HandFinder:
@@ -439,3 +470,15 @@ class DetectorCore:
             return occ
         small = cv2.resize(hands.astype(np.uint8), occ.shape[::-1], interpolation=cv2.INTER_NEAREST)
         return np.asarray(occ | (small > 0))
+
+
+def _reaches_edge(part: np.ndarray, box: Box, shape: tuple[int, int]) -> bool:
+    """Whether the mask `part` ((h, w) bool, `box` of an image of `shape`) is set on an edge of
+    the box that is not the image's own."""
+    (y0, y1, _), (x0, x1, _) = (s.indices(n) for s, n in zip(box, shape, strict=True))
+    return bool(
+        (y0 > 0 and part[0].any())
+        or (y1 < shape[0] and part[-1].any())
+        or (x0 > 0 and part[:, 0].any())
+        or (x1 < shape[1] and part[:, -1].any())
+    )

@@ -27,7 +27,7 @@ from tracker._detect_change import touched_discs
 from tracker._detect_steps import above, colour_distance, image_distance
 from tracker.occlusion import stamp_discs
 
-__all__ = ["Box", "StillPlanes", "box_of_change", "in_mask"]
+__all__ = ["Box", "StillPlanes", "bounding", "box_of_change", "in_mask"]
 
 # the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
 # hardly changes its hue, a hand of the board's colour differs from it in hue
@@ -87,6 +87,16 @@ def box_of_change(
     return redo, box
 
 
+def bounding(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The rectangle (x0, y0, x1, y1) bounding rectangles `a` and `b`.
+
+    Examples:
+        >>> bounding((0, 5, 10, 8), (3, 1, 4, 20))
+        (0, 1, 10, 20)
+    """
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
 def in_mask(xy_mm: np.ndarray, mask: np.ndarray, maps: BoardMaps) -> np.ndarray:
     """(N,) bool: centres (N, 2) board mm on a set pixel of `mask` (H, W) board image."""
     uv = np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp)
@@ -107,6 +117,8 @@ class StillPlanes:
         off_bare: (H, W) uint8 colour distance from `bare_lab`, pixel by pixel, lightness
             weighted `_BARE_LIGHTNESS` (zeros until learned): a hand the board's own colour
             stands out from the board under it.
+        changed: (x0, y0, x1, y1) px bounding what `far` and `off_bare` changed since
+            `take_changed` last asked (None: nothing).
     """
 
     lab: np.ndarray
@@ -115,6 +127,7 @@ class StillPlanes:
     bare: BackgroundModel | None
     bare_lab: np.ndarray
     off_bare: np.ndarray
+    changed: tuple[int, int, int, int] | None = None
 
     @classmethod
     def empty(cls, shape: tuple[int, int]) -> StillPlanes:
@@ -136,6 +149,17 @@ class StillPlanes:
         self.fg[box] = above(far, occlusion_far)
         if self.bare is not None:
             self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=_BARE_LIGHTNESS)
+        (y0, y1, _), (x0, x1, _) = (part.indices(n) for part, n in zip(box, self.far.shape, strict=True))
+        self._mark((x0, y0, x1, y1))
+
+    def take_changed(self) -> tuple[int, int, int, int] | None:
+        """(x0, y0, x1, y1) px bounding what `far` and `off_bare` changed since the last call
+        (None: nothing), and start again."""
+        changed, self.changed = self.changed, None
+        return changed
+
+    def _mark(self, rect: tuple[int, int, int, int]) -> None:
+        self.changed = rect if self.changed is None else bounding(self.changed, rect)
 
     def learn_bare(self, board_bgr: np.ndarray, discs: np.ndarray, *, alpha: float) -> None:
         """Learn the bare board from a rectified frame (`alpha` 1: afresh, filled in under
@@ -155,3 +179,4 @@ class StillPlanes:
             update_background(self.bare, board_bgr, nothing, discs, alpha=alpha, near_px=0)
         self.bare_lab = np.asarray(cv2.cvtColor(self.bare.image, cv2.COLOR_BGR2LAB))
         self.off_bare = image_distance(self.lab, self.bare_lab, lightness=_BARE_LIGHTNESS)
+        self._mark((0, 0, self.far.shape[1], self.far.shape[0]))

@@ -210,22 +210,27 @@ class HandFinder:
         self.rim_at = np.flatnonzero(rim)
         self.pale = False  # the last hand was found against the bare board only
 
-    def find(self, far: np.ndarray, off_bare: np.ndarray | None) -> np.ndarray:
+    def find(
+        self, far: np.ndarray, off_bare: np.ndarray | None, box: tuple[slice, slice] | None = None
+    ) -> np.ndarray:
         """(H, W) bool hands and arms, from `far` and `off_bare` ((H, W) uint8 0/255: far from
-        the surface colour; different from the bare board, None while it is not known)."""
+        the surface colour; different from the bare board, None while it is not known); with
+        `box` (rows, cols), those two are that part of the board image only, and so is the
+        result (the hands lie wholly inside it)."""
         if off_bare is None:
-            return self._find(far)
+            return self._find(far, box)
         if self.pale:
             # (the same hand, kept whole though what follows it in stands out)
-            hands = self._against_bare(far, off_bare)
+            hands = self._against_bare(far, off_bare, box)
             self.pale = bool(hands.any())
             if self.pale:
                 return hands
-        hands = self._find(far)
-        crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, self.rim))
+        hands = self._find(far, box)
+        rim = self.rim if box is None else self.rim[box]
+        crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, rim))
         if hands.any() or crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
             return hands
-        hands = self._against_bare(far, off_bare)
+        hands = self._against_bare(far, off_bare, box)
         # a pale one if most of it is not far from the surface colour (one that stands out, missed
         # in a frame, is not taken for a pale one)
         mask = hands.view(np.uint8)
@@ -233,16 +238,18 @@ class HandFinder:
         self.pale = area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
         return hands
 
-    def _against_bare(self, far: np.ndarray, off_bare: np.ndarray) -> np.ndarray:
+    def _against_bare(self, far: np.ndarray, off_bare: np.ndarray, box: tuple[slice, slice] | None) -> np.ndarray:
         """Hands from both signs.
 
         (Skin that nearly matches the board leaves the difference speckled: its pinholes are
         filled first, or the hand falls apart into specks, none of them an arm's width; carrom
         seed 3003. Filled, not closed: closing would bridge the gap to a disc beside the hand.)"""
-        return self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)))
+        return self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)), box)
 
-    def _find(self, far: np.ndarray) -> np.ndarray:
-        return reaching_in(far, self.surface, self.rim, rim_at=self.rim_at, **self.reach)
+    def _find(self, far: np.ndarray, box: tuple[slice, slice] | None) -> np.ndarray:
+        if box is None:
+            return reaching_in(far, self.surface, self.rim, rim_at=self.rim_at, **self.reach)
+        return reaching_in(far, self.surface[box], self.rim[box], **self.reach)
 
 
 class _Regions:

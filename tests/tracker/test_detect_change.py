@@ -479,12 +479,10 @@ def _in_mask_px(mask: np.ndarray, uv: np.ndarray) -> bool:
     return bool(mask[v, u] > 0)
 
 
-def test_row_beside_a_hand_is_kept_while_the_hand_rests() -> None:
-    """Korona (seed 12345, the set-up): a hand comes to rest against a row of dark men along the
-    cushion, then goes. The row was detected before the hand came; touching the hand, the men
-    are taken into its region and could not pass the test a disc on a hand must pass, and
-    detected afresh beside it every frame, they were lost for good: nothing changed there when
-    the hand had gone. They are carried over while nothing over them changes."""
+@pytest.fixture(scope="module")
+def korona_setup() -> list[tuple[np.ndarray, dict]]:
+    """(frame, truth) of the first 1.5 s of rendered korona (seed 12345, the set-up): a hand
+    comes to rest against a row of dark men along the cushion, then goes."""
     from fixtures.camera import sample_camera
     from fixtures.look import sample_look
     from fixtures.play import simulate_play
@@ -495,17 +493,24 @@ def test_row_beside_a_hand_is_kept_while_the_hand_rests() -> None:
     rng = np.random.default_rng(12345)
     cam = sample_camera(rng, resolution=(1280, 720), board=load_board("korona"))
     look = sample_look(rng, "normal", game="korona")
-    det = None
+    return [(fr.image, fr.truth) for fr in islice(render_frames(tl, cam, look, fps=30.0, seed=12345), 45)]
+
+
+def test_row_beside_a_hand_is_kept_while_the_hand_rests(korona_setup: list[tuple[np.ndarray, dict]]) -> None:
+    """Korona (seed 12345, the set-up): a hand comes to rest against a row of dark men along the
+    cushion, then goes. The row was detected before the hand came; touching the hand, the men
+    are taken into its region and could not pass the test a disc on a hand must pass, and
+    detected afresh beside it every frame, they were lost for good: nothing changed there when
+    the hand had gone. They are carried over while nothing over them changes."""
+    calib = find_board(korona_setup[0][0], game="korona")
+    assert calib
+    det = Detector(calib, config=_REUSE)
     seen: list[set[int]] = []
     still: list[dict[int, tuple[float, float]]] = []
     occluded: list[float] = []
-    for fr in islice(render_frames(tl, cam, look, fps=30.0, seed=12345), 45):
-        if det is None:
-            calib = find_board(fr.image, game="korona")
-            assert calib
-            det = Detector(calib, config=_REUSE)
-        found = det.detect(fr.image)
-        visible = _visible(fr.truth)
+    for image, truth in korona_setup:
+        found = det.detect(image)
+        visible = _visible(truth)
         txy = np.array([(d["x_mm"], d["y_mm"]) for d in visible]).reshape(-1, 2)
         _, ti = bench.match_discs(found.discs.xy_board, txy, 3.0)
         seen.append({visible[j]["id"] for j in ti})
@@ -518,3 +523,46 @@ def test_row_beside_a_hand_is_kept_while_the_hand_rests() -> None:
     missed = {i: sum(i not in seen[k] for k in range(15, 45)) for i in before}
     # (the cue's tip comes to lie on one or two of the row)
     assert sum(n > 2 for n in missed.values()) <= 2, missed
+
+
+def test_hands_looked_for_round_the_change_are_the_whole_boards(
+    korona_setup: list[tuple[np.ndarray, dict]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands are looked for only round what changed since the last look and the hands found
+    then; that finds what a look at the whole board finds, frame after frame, also when the
+    hand touches a row of men along the cushion (a region that goes on beyond that part: the
+    whole board is looked at then)."""
+    import tracker._detect_core as core
+
+    calib = find_board(korona_setup[0][0], game="korona")
+    assert calib
+    det = Detector(calib, config=_REUSE)
+    looks = {"part": 0, "beyond": 0, "hands": 0}
+    reaches_edge = core._reaches_edge
+
+    def counted(*args: object) -> bool:
+        out = reaches_edge(*args)  # type: ignore[arg-type]
+        looks["beyond"] += out
+        return out
+
+    monkeypatch.setattr(core, "_reaches_edge", counted)
+    part_look = det._reaching_in
+
+    def checked(planes: object, *, whole: bool) -> np.ndarray:
+        finder = det._hand_finder
+        pale, changed = finder.pale, planes.changed  # type: ignore[attr-defined]
+        hands = part_look(planes, whole=whole)
+        if whole or changed is None:
+            return hands
+        looks["part"] += 1
+        looks["hands"] += bool(hands.any())
+        after, finder.pale = finder.pale, pale
+        planes.changed = changed  # type: ignore[attr-defined]
+        assert np.array_equal(hands, part_look(planes, whole=True))
+        finder.pale = after
+        return hands
+
+    monkeypatch.setattr(det, "_reaching_in", checked)
+    for image, _ in korona_setup:
+        det.detect(image)
+    assert looks["part"] >= 10 and looks["hands"] >= 5 and looks["beyond"] >= 1, looks

@@ -19,7 +19,7 @@ from tracker._detect_board import BoardGeometry, build_geometry, near_marking, s
 from tracker._detect_change import ReuseState
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
-from tracker._detect_region import Box, StillPlanes, bounding, in_mask
+from tracker._detect_region import Box, StillPlanes, bounding, box_rect, in_mask
 from tracker._detect_steps import (
     above,
     busy_mask,
@@ -160,7 +160,6 @@ class DetectorCore:
         part = finder.find(far, off, box)
         if _reaches_edge(part, box, self.geom.shape):
             finder.pale = pale
-            planes.changed = (0, 0, self.geom.shape[1], self.geom.shape[0])
             return self._reaching_in(planes, whole=True)
         hands = np.zeros(self.geom.shape, bool)
         hands[box] = part
@@ -475,7 +474,7 @@ class DetectorCore:
 def _reaches_edge(part: np.ndarray, box: Box, shape: tuple[int, int]) -> bool:
     """Whether the mask `part` ((h, w) bool, `box` of an image of `shape`) is set on an edge of
     the box that is not the image's own."""
-    (y0, y1, _), (x0, x1, _) = (s.indices(n) for s, n in zip(box, shape, strict=True))
+    x0, y0, x1, y1 = box_rect(box, shape)
     return bool(
         (y0 > 0 and part[0].any())
         or (y1 < shape[0] and part[-1].any())

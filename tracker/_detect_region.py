@@ -27,7 +27,7 @@ from tracker._detect_change import touched_discs
 from tracker._detect_steps import above, colour_distance, image_distance
 from tracker.occlusion import stamp_discs
 
-__all__ = ["Box", "StillPlanes", "bounding", "box_of_change", "in_mask"]
+__all__ = ["Box", "StillPlanes", "bounding", "box_of_change", "box_rect", "in_mask"]
 
 # the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
 # hardly changes its hue, a hand of the board's colour differs from it in hue
@@ -85,6 +85,17 @@ def box_of_change(
     p = int(np.ceil(pad_px))
     box = (slice(max(0, y0 - p), min(rows, y1 + p)), slice(max(0, x0 - p), min(cols, x1 + p)))
     return redo, box
+
+
+def box_rect(box: Box, shape: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The rectangle (x0, y0, x1, y1) px that `box` cuts out of an image of `shape` (H, W).
+
+    Examples:
+        >>> box_rect((slice(None), slice(5, 8)), (10, 20))
+        (5, 0, 8, 10)
+    """
+    (y0, y1, _), (x0, x1, _) = (part.indices(n) for part, n in zip(box, shape, strict=True))
+    return x0, y0, x1, y1
 
 
 def bounding(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -149,8 +160,7 @@ class StillPlanes:
         self.fg[box] = above(far, occlusion_far)
         if self.bare is not None:
             self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=_BARE_LIGHTNESS)
-        (y0, y1, _), (x0, x1, _) = (part.indices(n) for part, n in zip(box, self.far.shape, strict=True))
-        self._mark((x0, y0, x1, y1))
+        self._mark(box_rect(box, self.far.shape))
 
     def take_changed(self) -> tuple[int, int, int, int] | None:
         """(x0, y0, x1, y1) px bounding what `far` and `off_bare` changed since the last call

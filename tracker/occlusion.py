@@ -217,20 +217,20 @@ class HandFinder:
         the surface colour; different from the bare board, None while it is not known); with
         `box` (rows, cols), those two are that part of the board image only, and so is the
         result (the hands lie wholly inside it)."""
+        part = self._part(box)
         if off_bare is None:
-            return self._find(far, box)
+            return self._find(far, part)
         if self.pale:
             # (the same hand, kept whole though what follows it in stands out)
-            hands = self._against_bare(far, off_bare, box)
+            hands = self._against_bare(far, off_bare, part)
             self.pale = bool(hands.any())
             if self.pale:
                 return hands
-        hands = self._find(far, box)
-        rim = self.rim if box is None else self.rim[box]
-        crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, rim))
+        hands = self._find(far, part)
+        crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, part[1]))
         if hands.any() or crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
             return hands
-        hands = self._against_bare(far, off_bare, box)
+        hands = self._against_bare(far, off_bare, part)
         # a pale one if most of it is not far from the surface colour (one that stands out, missed
         # in a frame, is not taken for a pale one)
         mask = hands.view(np.uint8)
@@ -238,18 +238,25 @@ class HandFinder:
         self.pale = area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
         return hands
 
-    def _against_bare(self, far: np.ndarray, off_bare: np.ndarray, box: tuple[slice, slice] | None) -> np.ndarray:
-        """Hands from both signs.
+    def _part(self, box: tuple[slice, slice] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """(surface, rim, the rim's flat indices or None) inside `box` (None: the whole board)."""
+        if box is None:
+            return self.surface, self.rim, self.rim_at
+        return self.surface[box], self.rim[box], None
+
+    def _against_bare(
+        self, far: np.ndarray, off_bare: np.ndarray, part: tuple[np.ndarray, np.ndarray, np.ndarray | None]
+    ) -> np.ndarray:
+        """Hands from both signs, in the `part` of the board `_part` gives.
 
         (Skin that nearly matches the board leaves the difference speckled: its pinholes are
         filled first, or the hand falls apart into specks, none of them an arm's width; carrom
         seed 3003. Filled, not closed: closing would bridge the gap to a disc beside the hand.)"""
-        return self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)), box)
+        return self._find(cv2.bitwise_or(far, fill_pinholes(off_bare)), part)
 
-    def _find(self, far: np.ndarray, box: tuple[slice, slice] | None) -> np.ndarray:
-        if box is None:
-            return reaching_in(far, self.surface, self.rim, rim_at=self.rim_at, **self.reach)
-        return reaching_in(far, self.surface[box], self.rim[box], **self.reach)
+    def _find(self, far: np.ndarray, part: tuple[np.ndarray, np.ndarray, np.ndarray | None]) -> np.ndarray:
+        surface, rim, rim_at = part
+        return reaching_in(far, surface, rim, rim_at=rim_at, **self.reach)
 
 
 class _Regions:

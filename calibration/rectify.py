@@ -110,7 +110,11 @@ class BoardMaps:
         """Bilinear samples (..., [C]) of the ORIGINAL frame (H0, W0[, C]) at board mm points
         (..., 2): `sample_points(frame, board_mm_to_original(xy_mm))`, the points mapped and
         sampled in one grid."""
-        uv = self._map_px(xy_mm)
+        return self.sample_original_px(frame, self._map_px(xy_mm))
+
+    def sample_original_px(self, frame: np.ndarray, uv: np.ndarray) -> np.ndarray:
+        """Bilinear samples (..., [C]) of the ORIGINAL frame (H0, W0[, C]) at board-image pixel
+        positions (..., 2) float32: the positions mapped and sampled in one grid."""
         flat = uv.reshape(-1, 2)
         px = _sample_grid(self.map_float, _grid(flat)).reshape(-1, _GRID_COLS, 2)
         return _sample_grid(frame, px)[: len(flat)].reshape(*uv.shape[:-1], *frame.shape[2:])

@@ -231,6 +231,8 @@ class BoardGeometry:
         d = np.linalg.norm(xy_mm[:, None, :] - self.marking_xy_mm[None], axis=2)
         nearest = np.argmin(d, axis=1)
         on_mark = d[np.arange(n), nearest] < 10.0
+        if not on_mark.any():  # (a print is a candidate on a printed circle)
+            return np.zeros(n, bool)
         face, band = self.marking_colours(board_lab)
         base = slice(0, len(face) - 1)
         tf, tb = np.median(face[base], axis=0), np.median(band[base], axis=0)

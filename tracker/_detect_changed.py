@@ -177,7 +177,7 @@ class ChangeDriven(DetectorCore):
             try_ &= ~last.blurred
         # (none next to a hand: a knuckle taken for a disc would move off with it)
         if self._hands.any():
-            try_ &= ~in_mask(last.xy_mm, self._hand_reach(self._hands), self.maps)
+            try_ &= ~self._near_hands(last.xy_mm, self._hands)
         if not try_.any():
             return None
         followed = follow_discs(

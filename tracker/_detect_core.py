@@ -19,7 +19,7 @@ from tracker._detect_board import BoardGeometry, build_geometry, near_marking, s
 from tracker._detect_change import ReuseState
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
-from tracker._detect_region import Box, StillPlanes, bounding, box_rect, in_mask
+from tracker._detect_region import Box, StillPlanes, bounding, box_rect, in_mask, near_mask
 from tracker._detect_steps import (
     above,
     busy_mask,
@@ -85,8 +85,6 @@ class DetectorCore:
         self._planes = StillPlanes.empty(self.geom.shape)
         self._no_hands = np.zeros(self.geom.shape, bool)
         self._hands = self._no_hands  # the still path's last `_reaching_in`
-        self._reach_of: np.ndarray | None = None  # the hands mask `_reach` was made from
-        self._reach = np.zeros(self.geom.shape, np.uint8)
         # change-driven still path: where discs were detected afresh in the last frame (None:
         # everywhere)
         self._redone: np.ndarray | None = None
@@ -257,7 +255,7 @@ class DetectorCore:
         # the base line is no blurred coin: no correction within a disc's reach of a hand)
         stretch = ref.stretch
         if hands is not None and hands.any() and len(stretch):
-            stretch = np.where(in_mask(ref.xy_mm, self._hand_reach(hands), self.maps), 0.0, stretch)
+            stretch = np.where(self._near_hands(ref.xy_mm, hands), 0.0, stretch)
         kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab, stretch)
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
@@ -372,19 +370,11 @@ class DetectorCore:
         eq = self.equipment
         return np.where(nominal_mm == self.geom.striker_r, eq.striker_hole_diameter_mm, eq.man_hole_diameter_mm) / 2
 
-    def _hand_reach(self, hands: np.ndarray) -> np.ndarray:
-        """(H, W) uint8: within a striker's radius and a margin of `hands` ((H, W) bool), made
-        once per hands mask (the classifier and, next frame, the following ask for the same)."""
-        if self._reach_of is not hands:
-            r = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
-            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-            # (dilated round the hands' box only: a hand covers a small part of the board)
-            x, y, w, h = cv2.boundingRect(hands.view(np.uint8))
-            box = (slice(max(y - r, 0), y + h + r), slice(max(x - r, 0), x + w + r))
-            reach: np.ndarray = np.zeros(hands.shape, np.uint8)
-            reach[box] = cv2.dilate(hands.view(np.uint8)[box], kernel)
-            self._reach_of, self._reach = hands, reach
-        return self._reach
+    def _near_hands(self, xy_mm: np.ndarray, hands: np.ndarray) -> np.ndarray:
+        """(N,) bool: centres (N, 2) board mm within a striker's radius and a margin of `hands`
+        ((H, W) bool board image)."""
+        reach = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
+        return near_mask(xy_mm, hands, reach, self.maps)
 
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""

@@ -11,14 +11,14 @@ the centre shift and the radius.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import cv2
 import numpy as np
 
 from calibration.rectify import BoardMaps, sample_points
 
-__all__ = ["RefineResult", "refine_discs", "refit_discs"]
+__all__ = ["Outline", "RefineResult", "refine_discs", "refit_discs"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class _Plan:
     inside: np.ndarray = field(init=False)
     outside: np.ndarray = field(init=False)
     offsets: np.ndarray = field(init=False)
+    flat_offsets: np.ndarray = field(init=False)
     # sample indices [lo, hi): the search band, the radial gradient round it (a sample either
     # side) and the colour distance that gradient takes (a sample either side again)
     span: tuple[int, int] = field(init=False)
@@ -77,6 +78,7 @@ class _Plan:
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
         object.__setattr__(self, "offsets", (r[None, :, None] * self.dirs[:, None, :]).astype(np.float32))
+        object.__setattr__(self, "flat_offsets", self.offsets.reshape(1, -1))
         band = np.flatnonzero(self.search)
         lo, hi = int(band[0]), int(band[-1]) + 1
         # (the edge's parabola takes the samples either side of the band's strongest: all inside)
@@ -100,8 +102,9 @@ _RIDGE3, _RIDGE2 = np.eye(3) * 1e-6, np.eye(2) * 1e-6
 
 
 @dataclass(frozen=True, slots=True)
-class RefineResult:
-    """Refined discs (arrays of the same length N).
+class Outline:
+    """Discs fitted to their outlines (arrays of the same length N): what a refit of known discs
+    gives (`refit_discs`).
 
     Attributes:
         xy_mm: (N, 2) float64 centres, board mm.
@@ -109,23 +112,13 @@ class RefineResult:
         face_lab: (N, 3) mean Lab of the face (inner 45 %).
         support: (N,) fraction of rays with an edge consistent with the fit.
         contrast: (N,) median edge rise (Lab units).
-        ring_lab: (N, 3) median Lab just outside the outline (1.1-1.3 R).
-        band_lab: (N, 3) median Lab of the outer face band (0.72-0.86 R).
-        shade: (N, 3) mean Lab of the outermost 10 % of the disc (its rim).
         coverage: (N,) number of the 8 octants holding at least one consistent outline ray.
-        rim: (N,) fraction of rays darker than their inner face somewhere in 0.86-1.05 R (a
-            disc's rim runs all round, a light man's thin dark rim just at or outside R; two
-            printed lines one diameter apart darken only two arcs).
-        tag: (N,) bool, the caller's per-candidate `tag` carried through (all True if none).
         clear: (N,) fraction of rays with a clear edge (rise above `min_rise`) consistent with
             the fit; `support` also counts faint edges (above half of it) on the fitted outline.
         stretch: (N,) amplitude of the outline's second harmonic (mm): a disc blurred along its
             motion is drawn out along it, its fitted radius too large.
         moved: (N,) how far the last round moved the centre (mm): small once the fit has
             settled on an outline.
-        groove: (N,) fraction of rays darker somewhere in 0.5-0.76 R than the face on both
-            sides of it (a man's engraved inner ring: a straight printed line crosses only a
-            few of the rays there).
     """
 
     xy_mm: np.ndarray
@@ -133,16 +126,36 @@ class RefineResult:
     face_lab: np.ndarray
     support: np.ndarray
     contrast: np.ndarray
-    ring_lab: np.ndarray
-    band_lab: np.ndarray
-    shade: np.ndarray
     coverage: np.ndarray
-    rim: np.ndarray
-    tag: np.ndarray
     clear: np.ndarray
     stretch: np.ndarray
     moved: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class RefineResult(Outline):
+    """Refined candidates (`refine_discs`): their `Outline` and what tells a disc from a print,
+    a hole or a neighbour's outline (arrays of the same length N).
+
+    Attributes:
+        ring_lab: (N, 3) mean Lab just outside the outline (1.2-1.35 R).
+        band_lab: (N, 3) mean Lab of the outer face band (0.72-0.86 R).
+        shade: (N, 3) mean Lab of the outermost 10 % of the disc (its rim).
+        rim: (N,) fraction of rays darker than their inner face somewhere in 0.86-1.05 R (a
+            disc's rim runs all round, a light man's thin dark rim just at or outside R; two
+            printed lines one diameter apart darken only two arcs).
+        groove: (N,) fraction of rays darker somewhere in 0.5-0.76 R than the face on both
+            sides of it (a man's engraved inner ring: a straight printed line crosses only a
+            few of the rays there).
+        tag: (N,) bool, the caller's per-candidate `tag` carried through (all True if none).
+    """
+
+    ring_lab: np.ndarray
+    band_lab: np.ndarray
+    shade: np.ndarray
+    rim: np.ndarray
     groove: np.ndarray
+    tag: np.ndarray
 
 
 def _sample_rays(
@@ -150,13 +163,29 @@ def _sample_rays(
 ) -> np.ndarray:
     """(N, M, K, 3) float32 Lab samples along the rays of each disc (sampled in BGR, then
     converted), the lightness halved (the colour distance of `_edges` weighs it so)."""
-    pts = xy_mm[:, None, None, :].astype(np.float32) + r_mm.astype(np.float32)[:, None, None, None] * plan.offsets
-    bgr = maps.sample_original(frame_bgr, pts)  # (N, M, K, 3) uint8
+    pts = _ray_points(maps.to_px(xy_mm), r_mm * maps.px_per_mm, plan)
+    bgr = maps.sample_original_px(frame_bgr, pts)  # (N, M, K, 3) uint8
     lab = cv2.cvtColor(bgr.reshape(-1, plan.n_samples, 3), cv2.COLOR_BGR2LAB).reshape(bgr.shape)
-    return np.asarray(lab * _LAB_WEIGHT)
+    return _weighted(lab)
 
 
 _LAB_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
+
+
+def _weighted(lab: np.ndarray) -> np.ndarray:
+    """(..., 3) float32 of Lab samples (..., 3), the lightness weighted `_LAB_WEIGHT[0]`."""
+    out = lab.astype(np.float32)
+    out[..., 0] *= _LAB_WEIGHT[0]
+    return out
+
+
+def _ray_points(centre_px: np.ndarray, radius_px: np.ndarray, plan: _Plan) -> np.ndarray:
+    """(N, M, K, 2) float32 board-image px where `plan` samples discs of centres (N, 2) px and
+    radii (N,) px (with the offsets flat: numpy's loops run over all of a disc's samples at once,
+    not over the last axis of two)."""
+    start = np.tile(np.asarray(centre_px, np.float32), plan.n_rays * plan.n_samples)
+    out = np.asarray(radius_px, np.float32)[:, None] * plan.flat_offsets + start
+    return np.asarray(out.reshape(len(start), plan.n_rays, plan.n_samples, 2))
 
 
 def _face_mask(plan: _Plan, hole_frac: np.ndarray) -> np.ndarray:
@@ -187,8 +216,7 @@ def _edges(
     # (only round the search band: the distances at samples [d_lo, d_hi), the gradient at
     # [g_lo, g_hi), see `_Plan`)
     (lo, hi), (g_lo, g_hi), (d_lo, d_hi) = plan.span, plan.grad_span, plan.dist_span
-    diff = samples[:, :, d_lo:d_hi] - face[:, None, None, :]
-    d = np.sqrt(np.einsum("nmkc,nmkc->nmk", diff, diff))
+    d = _distance(samples[:, :, d_lo:d_hi], face)
     # the central difference, zero at the first and last sample
     g = np.zeros((*d.shape[:2], g_hi - g_lo), d.dtype)
     j0, j1 = max(g_lo, 1), min(g_hi, len(r_frac) - 1)
@@ -204,6 +232,16 @@ def _edges(
     step = float(r_frac[1] - r_frac[0])
     edge_r = (r_frac[0] + (k + sub) * step) * r_mm[:, None]
     return edge_r, g1 * 2.0, face
+
+
+def _distance(samples: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """(N, M, K) Euclidean distance of samples (N, M, K, 3) from each disc's colour (N, 3)
+    (channel by channel: numpy's loops then run over a disc's samples, not over three channels)."""
+    c = colour[:, None, None, :]
+    d = np.square(samples[..., 0] - c[..., 0])
+    d += np.square(samples[..., 1] - c[..., 1])
+    d += np.square(samples[..., 2] - c[..., 2])
+    return np.asarray(np.sqrt(d))
 
 
 def _row_median(x: np.ndarray) -> np.ndarray:
@@ -276,9 +314,7 @@ def _screen_on_board(
     and the relative radius misfit of each candidate."""
     plan = _SCREEN
     r_px = r_nom * maps.px_per_mm
-    uv = maps.to_px(xy).astype(np.float32)
-    pts = uv[:, None, None, :] + r_px.astype(np.float32)[:, None, None, None] * plan.offsets
-    samples = sample_points(board_lab, pts) * _LAB_WEIGHT
+    samples = _weighted(sample_points(board_lab, _ray_points(maps.to_px(xy), r_px, plan)))
     edge_r, rise, _ = _edges(samples, r_px, plan, _face_mask(plan, hole_frac))
     strong = rise > min_rise
     weight = strong.astype(np.float64)
@@ -360,7 +396,7 @@ def refit_discs(
     hole_mm: np.ndarray | None = None,
     rounds: int = 2,
     settled_mm: float = 0.5,
-) -> RefineResult:
+) -> Outline:
     """Known discs (centres (N, 2) board mm, nominal radii (N,) mm) fitted again where they are
     expected: up to `rounds` full-resolution rounds, each starting where the last one ended,
     for the discs the last round still moved by `settled_mm` or more; no screening and no
@@ -379,7 +415,7 @@ def refit_discs(
         more = _iterate(frame_bgr, maps, out[0][again], r_nom[again], min_rise, _FINE, hole_frac[again])
         for whole, part in zip(out, more, strict=True):
             whole[again] = part
-    return _result(out, _FINE, hole_frac, np.ones(len(xy), bool))
+    return _outline(out, _FINE)
 
 
 def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
@@ -390,21 +426,30 @@ def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
 
 def _empty() -> RefineResult:
     z, z3 = np.zeros(0), np.zeros((0, 3))
-    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z3, z3, z3, z, z, np.zeros(0, bool), z, z, z, z)
+    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z, z, z, z, z3, z3, z3, z, z, np.zeros(0, bool))
+
+
+def _outline(rounds: tuple[np.ndarray, ...], p: _Plan) -> Outline:
+    """The `Outline` of a last `_iterate` round (its outputs `rounds`) with plan `p`."""
+    xy, radius, _, rise, face, weight, clear, stretch, moved = rounds
+    support = weight.mean(axis=1)
+    contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
+    octants = (weight > 0).reshape(len(xy), 8, p.n_rays // 8).any(axis=2).sum(axis=1)
+    face = (face / _LAB_WEIGHT).astype(np.float64)  # Lab again
+    return Outline(xy, radius, face, support, contrast, octants, clear, stretch, moved)
 
 
 def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tags: np.ndarray) -> RefineResult:
     """The `RefineResult` of a last `_iterate` round (its outputs `rounds`) with plan `p`."""
-    xy, radius, samples, rise, face, weight, clear, stretch, moved = rounds
-    n = len(xy)
-    samples = samples / _LAB_WEIGHT  # Lab again
-    face = face / _LAB_WEIGHT
-    support = weight.mean(axis=1)
-    contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
-    band = samples[:, :, p.band].reshape(n, -1, 3).mean(axis=1)
-    outside = samples[:, :, -4:].reshape(n, -1, 3).mean(axis=1)
-    octants = (weight > 0).reshape(n, 8, p.n_rays // 8).any(axis=2).sum(axis=1)
-    light = samples[..., 0]
+    samples = rounds[2]
+    n = len(samples)
+
+    def mean_lab(at: np.ndarray | slice) -> np.ndarray:
+        """(N, 3) mean Lab of each disc's samples at the radii `at` (weighted as sampled, then
+        Lab again: the weights are powers of two, the mean the same as of the Lab samples)."""
+        return np.asarray(samples[:, :, at].reshape(n, -1, 3).mean(axis=1) / _LAB_WEIGHT)
+
+    light = samples[..., 0] * np.float32(1.0 / _LAB_WEIGHT[0])
     fm = _face_mask(p, hole_frac)
     inner_l = (light * fm[:, None, :]).sum(axis=2) / np.maximum(fm.sum(axis=1), 1.0)[:, None]
     rim = (light[:, :, p.rim].min(axis=2) < inner_l - 6.0).mean(axis=1)
@@ -412,21 +457,14 @@ def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tag
     groove = (light[:, :, p.groove].min(axis=2) < sides - _GROOVE_DIP).mean(axis=1)
     # mean Lab just inside the fitted outline: a disc's rim keeps its face's hue, a printed
     # circle's outline is in line colour
-    edge_lab = samples[:, :, p.edge].reshape(n, -1, 3).mean(axis=1)
+    edge_lab = mean_lab(p.edge).astype(np.float64)
+    outline = _outline(rounds, p)
     return RefineResult(
-        xy,
-        radius,
-        face.astype(np.float64),
-        support,
-        contrast,
-        outside,
-        band.astype(np.float64),
-        edge_lab.astype(np.float64),
-        octants,
-        rim,
-        tags,
-        clear,
-        stretch,
-        moved,
-        groove,
+        **{f.name: getattr(outline, f.name) for f in fields(Outline)},
+        ring_lab=mean_lab(slice(-4, None)),
+        band_lab=mean_lab(p.band).astype(np.float64),
+        shade=edge_lab,
+        rim=rim,
+        groove=groove,
+        tag=tags,
     )

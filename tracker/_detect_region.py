@@ -25,9 +25,9 @@ from tracker._detect_bg import BackgroundModel, learn_background, update_backgro
 from tracker._detect_board import clip_px
 from tracker._detect_change import touched_discs
 from tracker._detect_steps import above, colour_distance, image_distance
-from tracker.occlusion import stamp_discs
+from tracker.occlusion import ellipse_offsets, stamp_discs
 
-__all__ = ["Box", "StillPlanes", "bounding", "box_of_change", "box_rect", "in_mask"]
+__all__ = ["Box", "StillPlanes", "bounding", "box_of_change", "box_rect", "in_mask", "near_mask"]
 
 # the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
 # hardly changes its hue, a hand of the board's colour differs from it in hue
@@ -113,6 +113,17 @@ def in_mask(xy_mm: np.ndarray, mask: np.ndarray, maps: BoardMaps) -> np.ndarray:
     uv = np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp)
     u, v = clip_px(uv, mask.shape).T
     return np.asarray(mask[v, u] > 0)
+
+
+def near_mask(xy_mm: np.ndarray, mask: np.ndarray, reach_px: int, maps: BoardMaps) -> np.ndarray:
+    """(N,) bool: centres (N, 2) board mm within `reach_px` of a set pixel of `mask` (H, W)
+    board image: `in_mask` of the mask dilated by a (2 reach + 1)-square elliptic element, the
+    mask looked at round the centres alone."""
+    k, r = 2 * reach_px + 1, reach_px
+    padded = cv2.copyMakeBorder(mask.view(np.uint8), r, r, r, r, cv2.BORDER_CONSTANT, value=0)
+    uv = clip_px(np.rint(maps.to_px(np.asarray(xy_mm).reshape(-1, 2))).astype(np.intp), mask.shape)
+    at = (uv[:, 1] + r) * padded.shape[1] + (uv[:, 0] + r)
+    return np.asarray(padded.ravel()[at[:, None] + ellipse_offsets(k, padded.shape[1])[None, :]].any(axis=1))
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ import pytest
 
 from calibration import BoardCalibration, BoardMaps, LensModel, build_board_maps
 from calibration.lens import guess_camera_matrix
-from tracker._detect_refine import _FINE, _fit, _stretch, refine_discs
+from tracker._detect_refine import _FINE, _SCREEN, _distance, _fit, _Plan, _ray_points, _stretch, refine_discs
 
 
 def _fit_outline(edge_r: np.ndarray) -> tuple[float, float]:
@@ -73,3 +73,19 @@ def test_groove_tells_an_engraved_ring_from_a_line_across() -> None:
     np.testing.assert_allclose(got.xy_mm, centres, atol=0.5)
     assert got.groove[0] >= 0.9
     assert got.groove[1] <= 0.2
+
+
+@pytest.mark.parametrize("plan", [_FINE, _SCREEN], ids=["fine", "screen"])
+def test_rays_and_colour_distances_are_laid_out_per_disc(plan: _Plan) -> None:
+    """The ray samples of each disc lie at its centre plus its radius times the plan's offsets,
+    ray by ray and radius by radius; the colour distance of each sample is its own disc's."""
+    rng = np.random.default_rng(5)
+    centres, radii = rng.uniform(0.0, 300.0, (7, 2)), rng.uniform(5.0, 9.0, 7)
+    pts = _ray_points(centres, radii, plan)
+    want = centres[:, None, None, :] + radii[:, None, None, None] * plan.offsets
+    np.testing.assert_allclose(pts, want, atol=1e-3)
+    samples = rng.uniform(0.0, 255.0, (*pts.shape[:3], 3)).astype(np.float32)
+    colour = rng.uniform(0.0, 255.0, (7, 3))
+    np.testing.assert_allclose(
+        _distance(samples, colour), np.linalg.norm(samples - colour[:, None, None, :], axis=3), rtol=1e-6
+    )

@@ -117,7 +117,11 @@ class BoardGeometry:
         """(N,) distance (mm) from each point (N, 2) board mm to the nearest pocket's centre."""
         if len(xy_mm) == 0:
             return np.zeros(0)
-        return np.asarray(np.linalg.norm(xy_mm[:, None, :] - self.pockets_mm[None], axis=2).min(axis=1))
+        # (the nearest by squared distance, one root: many calls a frame, on a few discs)
+        xy = np.asarray(xy_mm, np.float64)
+        dx = xy[:, 0, None] - self.pockets_mm[None, :, 0]
+        dy = xy[:, 1, None] - self.pockets_mm[None, :, 1]
+        return np.asarray(np.sqrt((dx * dx + dy * dy).min(axis=1)))
 
     def in_mouth(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
         """(N,) bool: discs (centres (N, 2) board mm, nominal radii (N,) mm) in a pocket's mouth:

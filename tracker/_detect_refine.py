@@ -111,7 +111,7 @@ class Outline:
         radius_mm: (N,) fitted radii.
         face_lab: (N, 3) mean Lab of the face (inner 45 %).
         support: (N,) fraction of rays with an edge consistent with the fit.
-        contrast: (N,) median edge rise (Lab units).
+        contrast: (N,) mean edge rise (Lab units) on the rays that support the fit.
         coverage: (N,) number of the 8 octants holding at least one consistent outline ray.
         clear: (N,) fraction of rays with a clear edge (rise above `min_rise`) consistent with
             the fit; `support` also counts faint edges (above half of it) on the fitted outline.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tracker._detect_steps import channel_sum
+from tracker._detect_steps import channel_sum, median_u8
 
 __all__ = ["BackgroundModel", "foreground", "learn_background", "update_background"]
 
@@ -79,7 +79,7 @@ def foreground(
     """
     # (the three differences summed and halved: one noisy channel alone rarely crosses the threshold)
     diff = channel_sum(cv2.absdiff(board_bgr, model.image), 0.5, 0.5)
-    model.noise = max(1.0, float(np.median(diff[::4, ::4])))
+    model.noise = max(1.0, median_u8(diff[::4, ::4]))
     thresh = max(min_diff, _NOISE_FACTOR * model.noise)
     _, fg = cv2.threshold(diff, thresh, 255, cv2.THRESH_BINARY)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _OPEN_KERNEL)

@@ -121,7 +121,8 @@ def vote_centres(
     out_uv, out_which, out_v = [], [], []
     valid_f = np.ones(shape, np.float32) if valid is None else valid.astype(np.float32)
     for i, r in enumerate(radii_px):
-        # (a complete outline, edges ~2 px thick, gives 2 pi r 2 votes; none outside `valid`)
+        # (a complete outline, edges ~2 px thick, gives 2 pi r 2 votes; none outside `valid`; the
+        # scale rounded to float32, as the votes are)
         acc = cv2.multiply(_accumulate(shape, pts, unit, r), valid_f, scale=float(np.float32(1.0 / (4 * np.pi * r))))
         # a peak is the largest within one radius (discs of one size are a diameter apart at
         # least): a cluster of small peaks on clutter (a printed star, grain) is one candidate,

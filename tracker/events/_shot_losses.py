@@ -276,7 +276,7 @@ _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to 
 _CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
 # a steady last motion: over this many frames, this straight, speeds within this ratio
 _STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 3.0
-_SAME_SPOT_MM = 5.0  # a track first seen this near where a disc at rest was last seen follows that disc
+_ON_THE_SPOT_MM = 5.0  # a track first seen this near where a disc at rest was last seen follows that disc
 _STAYED_WITHIN_S = 0.4  # a disc taken for gone over a cushion and picked up again this soon stayed on
 
 
@@ -349,7 +349,7 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     # read as (carrom seed 2007 at 60 fps: a white over a pocket's hole read in turn as the white, the
     # striker and a black; the striker's track ending there was "pocketed")
     if v is None and bool((soon & (n_obs >= tune.min_loss_obs)
-                           & (np.hypot(*(births.xy_mm - p_last).T) <= _SAME_SPOT_MM)).any()):
+                           & (np.hypot(*(births.xy_mm - p_last).T) <= _ON_THE_SPOT_MM)).any()):
         return True
     born = soon & (n_obs >= min_obs) & (kinds == kinds[row])
     if weak and kinds[row] != DiscKind.STRIKER:  # (a track seen once or twice may be gone by the

@@ -113,11 +113,25 @@ def score_korona(
         sc.rebound_false += end.get("stroke") == "direct" and got.get("stroke") == "rebound"
         if got.get("stroke") != end.get("stroke") or got.get("first_disc") != end.get("first_disc"):
             sc.failures.append(
-                f"{label} shot {start['shot']}: truth {end.get('stroke')} {end.get('first_cushion')} "
+                f"[stroke wrong] {label} shot {start['shot']}: truth {end.get('stroke')} {end.get('first_cushion')} "
                 f"{end.get('first_disc')} pred {got.get('stroke')} {got.get('first_cushion')} "
                 f"{got.get('first_disc')}"
             )
     return sc
+
+
+_MINOR_CASES = ("[rest wrong]", "[placed false]", "[placed missed]")
+
+
+def floors_first(cases: list[str]) -> list[str]:
+    """Failure lines with the cases behind the floors first, in their order: rest lists and
+    placed discs are no floors, and so many they would crowd the others out of a short list.
+
+    Examples:
+        >>> floors_first(["[rest wrong] a", "[stroke wrong] b", "[placed false] c", "[pocketed missed] d"])
+        ['[stroke wrong] b', '[pocketed missed] d', '[rest wrong] a', '[placed false] c']
+    """
+    return sorted(cases, key=lambda line: line.startswith(_MINOR_CASES))
 
 
 def run_korona(
@@ -336,7 +350,7 @@ def korona_report(args: argparse.Namespace) -> dict[str, Any]:
             "speed_vs_carrom": round(korona / carrom, 3),
         }
     out["below_floor"] = [k for k, floor in KORONA_FLOORS.items() if k in out and out[k] < floor]
-    out["failures"] = (score.failures + kor.failures)[:30]
+    out["failures"] = floors_first(kor.failures + score.failures)[:30]
     return out
 
 

@@ -151,6 +151,37 @@ def test_first_contact_from_the_path(scene, gone, expect) -> None:  # type: igno
     assert (fc.rebound, fc.cushion, fc.first_rows) == expect
 
 
+def test_a_disc_hidden_since_the_start_does_not_hide_the_path() -> None:
+    """A disc by the striker's base, hidden by the cue and the hand from the start and seen again only
+    after the stroke, knocked on by another disc: the moment is bracketed by the discs that were
+    seen standing, and the path off the E rail still finds disc 0 (korona seeds 1004 and 1007: no
+    first disc at all, the hidden disc taken to have left at any time)."""
+    discs = np.vstack([LONE, [[60.0, 420.0]]])
+    t_hit = 1.0 + (np.hypot(LINE, 300.0) + np.hypot(LINE - 100, 200.0) - R_S - R_C) / 3000.0
+    scene = _scene([(0.0, 400.0), _bounce_e, tuple(_hit_point(LONE[0], np.array(_bounce_e)))], 3000.0, discs,
+                   {0: np.array([-1500.0, -800.0])}, t_hit=t_hit)
+    t, coins = scene["t_s"], scene["coins_xy"]
+    hidden = (t >= 0.95) & (t < t_hit + 0.2)  # from the stroke's start until after the contact
+    coins[2, hidden] = np.nan  # type: ignore[index]
+    coins[2, t >= t_hit + 0.2] += np.array([0.0, -40.0])  # type: ignore[index]
+    fc = _contact(scene)
+    assert fc is not None
+    assert (fc.rebound, fc.cushion, fc.first_rows) == (True, "E", (0,))
+    assert fc.t_first_s is not None and abs(fc.t_first_s - t_hit) < 2.0 / 30.0
+
+
+def test_a_disc_that_slips_far_from_the_striker_was_not_struck() -> None:
+    """A disc seen to jump one place (a track's identity slipping along a row) while the striker,
+    seen then, runs 300 mm away, off the E rail and to rest in the open: no disc was touched (korona
+    seeds 1003 and 1005: the striker was given the first disc of a row 400 mm and more from it)."""
+    scene = _scene([(0.0, 400.0), _bounce_e, (250.0, 0.0)], 2000.0, LONE, {1: np.array([-250.0, 0.0])}, t_hit=1.1)
+    coins = scene["coins_xy"]
+    coins[1] = np.where(scene["t_s"][:, None] >= 1.1, LONE[1] + [-25.0, 0.0], LONE[1])  # type: ignore[index]
+    fc = _contact(scene)
+    assert fc is not None
+    assert (fc.rebound, fc.cushion, fc.first_rows) == (True, "E", ())
+
+
 def test_first_contact_unknown_without_a_path() -> None:
     """Striker never seen moving and two discs moved at once: undecided (the caller falls back)."""
     scene = _scene(

@@ -185,6 +185,32 @@ def test_shot_start_dated_at_the_striker(twitch: bool, speed: float) -> None:
     assert len(starts) == 1 and abs(starts[0] - t_move) <= 2.0 / fps, starts
 
 
+def test_shot_not_dated_from_a_false_striker_the_track_followed_first() -> None:
+    """Carrom seed 1008 at 120 fps, shot 4: a false striker by the hand that carried the striker in,
+    standing 99 mm beyond the N base line, held the striker's track until the striker, set on the
+    line, was struck; the track's run, fitted through both, dated the shot 53 ms early (a false start
+    and a missed one, while the hand was there). The run starts where the striker stood."""
+    fps, t_move = 120.0, 1.0
+    stand, u = np.array([-91.3, -252.6]), np.array([0.81, 0.58])
+    pipe = Pipeline(None, game="carrom")
+    rng = np.random.default_rng(5)
+    events = []
+    for k in range(int(1.8 * fps)):
+        t = k / fps
+        coins = [(0.0, 0.0), (60.0, -30.0), (-80.0, 40.0)]
+        strikers = []
+        if 0.3 <= t < t_move - 1.5 / fps:
+            strikers.append((-181.8, -351.6))  # the false one, standing
+        if abs(t - (t_move - 2.0 / fps)) < 0.5 / fps or t >= t_move - 0.5 / fps:
+            strikers.append(tuple(stand + u * 2700.0 * max(t - t_move, 0.0)))
+        xy = np.array(coins + strikers) + rng.normal(0.0, 0.5, (3 + len(strikers), 2))
+        kinds = [0, 1, 0] + [3] * len(strikers)
+        events += pipe.process_detection(_StubDetection([tuple(p) for p in xy], kinds), t).events
+    events += pipe.finish()
+    starts = [e.t_s for e in events if e.to_json()["type"] == "shot_start"]
+    assert len(starts) == 1 and abs(starts[0] - t_move) <= 2.0 / fps, starts
+
+
 def test_demo_clip_pockets_with_the_real_detector() -> None:
     """The bundled demo clip (720p, 30 fps, rendered) through the real detector and tracker: every
     pocket event of its truth, with the right kind and pocket within 2 frames, and no other;

@@ -27,7 +27,7 @@ from tracker.events._losses import Loss
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_losses import find_losses
 from tracker.events._shot_record import CushionTouch, ShotRecord, shot_extras
-from tracker.events._start import StrikerRun, striker_run
+from tracker.events._start import StrikerRun, jumps_off_line, striker_run
 from tracker.events.types import GameEvent
 from tracker.specs import DiscKind
 
@@ -244,8 +244,11 @@ def _striker_row(hist: ShotHistory, kinds: np.ndarray, share: np.ndarray, k_trig
 
 def _run(hist: ShotHistory, ctx: ShotContext, row: int, k_trig: int, tune: ShotTuning) -> StrikerRun | None:
     cols, t, p = hist.observations(row, since=k_trig)
-    # observations before a gap (the striker seen elsewhere before it was picked up and placed) are not the run
-    gaps = np.flatnonzero(np.diff(t) > 3.5 * ctx.frame_dt_s)
+    # observations before a gap (the striker seen elsewhere before it was picked up and placed), or
+    # before a jump out of standing off the placement lines (a hand's false detection taken for the
+    # striker before the striker itself), are not the run
+    gaps = np.union1d(np.flatnonzero(np.diff(t) > 3.5 * ctx.frame_dt_s),
+                      jumps_off_line(t, p, line_mm=ctx.placement_line_mm, off_mm=ctx.equipment.striker_diameter_mm))
     early = gaps[t[gaps + 1] <= ctx.t_trigger_s + 1e-6] if gaps.size else gaps
     if early.size:
         t, p = t[early[-1] + 1:], p[early[-1] + 1:]

@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = [
     "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "has_stood", "is_behind",
-    "motion_began", "stood_behind", "striker_run", "where_it_stood",
+    "jumps_off_line", "motion_began", "stood_behind", "striker_run", "where_it_stood",
 ]
 
 
@@ -323,6 +323,48 @@ def motion_began(t_s: np.ndarray, xy: np.ndarray, *, t_noticed: float, min_speed
 
 _SAME_HEADING = 0.9  # cosine between two steps of one glide (a struck disc runs straight until it hits)
 _SLOWER = 0.7  # a glide's step is at least this share of the next one's speed (noise; friction slows it)
+
+
+def jumps_off_line(t_s: np.ndarray, xy: np.ndarray, *, line_mm: float, off_mm: float, still_mm: float = 4.0,
+                   steps: int = 3) -> np.ndarray:
+    """Indices i of the steps `xy[i]` -> `xy[i + 1]` no struck striker makes: out of standing (the step
+    before within `still_mm`) further than `off_mm` from every placement line, faster than `_JUMP`
+    times the median speed of the next `steps` steps.
+
+    The striker is struck from its placement line, at once as fast as it will go, and then only
+    slows; a track seen standing elsewhere, then next seen further off than its glide allows,
+    followed something else before the striker (a hand's false detection taken for it: carrom seed
+    1008 at 120 fps, shot 4, a run fitted through both dated 53 ms early).
+
+    Args:
+        t_s: (n,) observation times in order, s.
+        xy: (n, 2) observed centres, board mm.
+        line_mm: distance of the placement lines from the centre, mm.
+        off_mm: distance from a placement line beyond which a striker does not stand to be struck, mm.
+        still_mm: largest step between two observations of a disc at rest, mm.
+        steps: steps after the jump whose speed is the glide's.
+
+    Examples:
+        >>> t = np.arange(6) / 120.0
+        >>> xy = np.array([[0.0, -350.0], [0.0, -350.5], [0.0, -250.0], [0.0, -230.0], [0.0, -209.0], [0.0, -190.0]])
+        >>> jumps_off_line(t, xy, line_mm=250.0, off_mm=41.0).tolist()
+        [1]
+        >>> jumps_off_line(t, xy + [0.0, 100.0], line_mm=250.0, off_mm=41.0).tolist()  # standing on its line
+        []
+    """
+    d = np.diff(xy, axis=0)
+    length = np.hypot(d[:, 0], d[:, 1])
+    speed = length / np.maximum(np.diff(t_s), 1e-9)
+    off = np.minimum(np.abs(np.abs(xy[:, 0]) - line_mm), np.abs(np.abs(xy[:, 1]) - line_mm)) > off_mm
+    out = np.flatnonzero((length[:-2] <= still_mm) & off[1:-2]) + 1
+    if out.size == 0:
+        return out
+    # (the glide's speed: the median of the steps after, as many as there are)
+    after = np.lib.stride_tricks.sliding_window_view(np.concatenate([speed[1:], np.full(steps, np.nan)]), steps)
+    return np.asarray(out[speed[out] > _JUMP * np.nanmedian(after[out], axis=1)])
+
+
+_JUMP = 2.0  # a struck striker's first step is at most this many times faster than its glide after (noise)
 
 
 def _still(hist_xy: np.ndarray, still_mm: float, span: int) -> np.ndarray:

@@ -95,7 +95,9 @@ class ChangeDriven(DetectorCore):
         """Change-driven still path: what is detected afresh, changed or not: discs that may
         overlap a pocket hole and were detected afresh in the last frame (a dark disc
         dropping into the dark hole hardly changes the picture; one at rest does not drop),
-        and discs seen only as a blur.
+        discs seen only as a blur, and once more round the discs the last frame lost (one that
+        did not move does not change the picture: taken for part of a withdrawing hand, a man at
+        rest against the rail was lost until the next whole detection; korona seed 1003).
 
         Not the discs beside a hand: a row of men the hand comes to rest against is taken into
         its region and fails the test of a disc on a hand; detected afresh frame after frame,
@@ -110,7 +112,11 @@ class ChangeDriven(DetectorCore):
         if self._redone is not None:
             again &= in_mask(last.xy_mm, self._redone, self.maps)
         self._redone = self._nothing_redone  # unless `_detect_region` runs
-        return self._stamp(last.xy_mm[again])
+        forced = self._stamp(last.xy_mm[again])
+        lost, self._lost = self._lost, None
+        if lost is None or forced is None:
+            return forced if lost is None else lost
+        return np.asarray(cv2.bitwise_or(forced, lost))
 
     def _detect_region(
         self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray
@@ -148,7 +154,8 @@ class ChangeDriven(DetectorCore):
         found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
-        return found, self._stamp(lost)
+        self._lost = self._stamp(lost)
+        return found, self._lost
 
     def _unexplained(self, before: Found, followed: Followed, touched: np.ndarray) -> np.ndarray:
         """(H, W) uint8: what the followed discs' motion explains of the change, but for the change

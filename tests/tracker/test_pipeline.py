@@ -192,22 +192,16 @@ def test_shot_not_dated_from_a_false_striker_the_track_followed_first() -> None:
     and a missed one, while the hand was there). The run starts where the striker stood."""
     fps, t_move = 120.0, 1.0
     stand, u = np.array([-91.3, -252.6]), np.array([0.81, 0.58])
-    pipe = Pipeline(None, game="carrom")
-    rng = np.random.default_rng(5)
-    events = []
-    for k in range(int(1.8 * fps)):
-        t = k / fps
-        coins = [(0.0, 0.0), (60.0, -30.0), (-80.0, 40.0)]
+
+    def scene(t: float) -> tuple[list, list]:  # type: ignore[type-arg]
         strikers = []
         if 0.3 <= t < t_move - 1.5 / fps:
             strikers.append((-181.8, -351.6))  # the false one, standing
         if abs(t - (t_move - 2.0 / fps)) < 0.5 / fps or t >= t_move - 0.5 / fps:
             strikers.append(tuple(stand + u * 2700.0 * max(t - t_move, 0.0)))
-        xy = np.array(coins + strikers) + rng.normal(0.0, 0.5, (3 + len(strikers), 2))
-        kinds = [0, 1, 0] + [3] * len(strikers)
-        events += pipe.process_detection(_StubDetection([tuple(p) for p in xy], kinds), t).events
-    events += pipe.finish()
-    starts = [e.t_s for e in events if e.to_json()["type"] == "shot_start"]
+        return _COINS + strikers, [0, 1, 0] + [3] * len(strikers)
+
+    starts = [e["t"] for e in _run_stub(fps, 1.8, scene) if e["type"] == "shot_start"]
     assert len(starts) == 1 and abs(starts[0] - t_move) <= 2.0 / fps, starts
 
 

@@ -328,8 +328,8 @@ _SLOWER = 0.7  # a glide's step is at least this share of the next one's speed (
 def jumps_off_line(t_s: np.ndarray, xy: np.ndarray, *, line_mm: float, off_mm: float, still_mm: float = 4.0,
                    steps: int = 3) -> np.ndarray:
     """Indices i of the steps `xy[i]` -> `xy[i + 1]` no struck striker makes: out of standing (the step
-    before within `still_mm`) further than `off_mm` from every placement line, faster than `_JUMP`
-    times the median speed of the next `steps` steps.
+    before within `still_mm`) further than `off_mm` from every placement line, onto one, faster than
+    `_JUMP` times the median speed of the next `steps` steps.
 
     The striker is struck from its placement line, at once as fast as it will go, and then only
     slows; a track seen standing elsewhere, then next seen further off than its glide allows,
@@ -351,12 +351,16 @@ def jumps_off_line(t_s: np.ndarray, xy: np.ndarray, *, line_mm: float, off_mm: f
         [1]
         >>> jumps_off_line(t, xy + [0.0, 100.0], line_mm=250.0, off_mm=41.0).tolist()  # standing on its line
         []
+        >>> jitter = np.array([[300.0, -330.0], [300.2, -330.1], [300.5, -329.6], [300.5, -329.6], [300.5, -329.6]])
+        >>> jumps_off_line(t[:5], jitter, line_mm=250.0, off_mm=41.0).tolist()  # at rest off the lines
+        []
     """
     d = np.diff(xy, axis=0)
     length = np.hypot(d[:, 0], d[:, 1])
     speed = length / np.maximum(np.diff(t_s), 1e-9)
     off = np.minimum(np.abs(np.abs(xy[:, 0]) - line_mm), np.abs(np.abs(xy[:, 1]) - line_mm)) > off_mm
-    out = np.flatnonzero((length[:-2] <= still_mm) & off[1:-2]) + 1
+    # (standing off the lines, then one step, not jitter, onto a line)
+    out = np.flatnonzero((length[:-2] <= still_mm) & off[1:-2] & ~off[2:-1] & (length[1:-1] > still_mm)) + 1
     if out.size == 0:
         return out
     # (the glide's speed: the median of the steps after, as many as there are)

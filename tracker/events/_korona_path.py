@@ -26,9 +26,6 @@ _MOVE_MM = 5.0  # a disc displaced more than this from where it stood has moved 
 _TOUCH_TOL_MM = 1.5  # slack on "the path meets a disc" (detection noise)
 _REACH_TOL_MM = 4.0  # larger slack when only the discs that moved are tried
 _TIE_MM = 2.0  # discs met within this distance along the path are met at once
-# the striker's path about the first contact passes a struck disc within the reach of a touch and this
-# (a fast striker's sightings scatter by a few mm, a frame may be missed at a bounce)
-_NEAR_SLACK_MM = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,27 +151,13 @@ def find_first_contact(
         and the departures leave more than one candidate.
     """
     on = np.all(np.isfinite(coins_before), axis=1)
-    reach = striker_r_mm + coin_r_mm
-    candidates = on.copy()
-    moment = _first_moment(t_s, coins_xy, coins_before, candidates, t_start_s - 0.05, coin_r_mm)
-    # discs seen to leave when the striker, seen on its way, had come nowhere near them were not struck
-    # by it (a track's identity slipping one place along a row of discs against a rail): the departures
-    # after theirs bracket the moment (korona seeds 1003 and 1005: a striker that touched no disc was given
-    # the first disc of a row it was 400 mm or more from)
-    for _ in range(3):
-        if not moment.moved:
-            break
-        t_to = moment.t_seen_s + 1.5 * float(np.median(np.diff(t_s)))
-        if _striker_near(t_s, striker_xy, start_xy, coins_before[moment.cand], t_start_s - 0.05, t_to, reach):
-            break
-        candidates[moment.cand] = False
-        moment = _first_moment(t_s, coins_xy, coins_before, candidates, t_start_s - 0.05, coin_r_mm)
+    moment = _first_moment(t_s, coins_xy, coins_before, on, t_start_s - 0.05, coin_r_mm)
     pts, _ = path_points(t_s, striker_xy, start_xy, t_start_s, moment.t_pre_s)
     if len(pts) < 2:
         if moment.cand.size == 1:
             return FirstContact(False, None, (int(moment.cand[0]),), moment.t_contact_s)
         return None
-    scene = _Scene(coins_before, np.flatnonzero(on), moment, half_mm - striker_r_mm, reach)
+    scene = _Scene(coins_before, np.flatnonzero(on), moment, half_mm - striker_r_mm, striker_r_mm + coin_r_mm)
     rails: list[str] = []
     last: tuple[np.ndarray, np.ndarray, float, str] | None = None  # the last leg that a rail ended
     for leg, rail in legs(pts, half_mm, scene.line_mm):
@@ -204,14 +187,12 @@ class _Moment:
     Attributes:
         moved: some disc moved. t_pre_s: last frame (s) before any disc could have left (inf if
             none moved). cand: rows that may have been hit first. t_contact_s: about when, s.
-            t_seen_s: when the first disc was seen moved (inf if none).
     """
 
     moved: bool
     t_pre_s: float
     cand: np.ndarray
     t_contact_s: float | None
-    t_seen_s: float = np.inf
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,26 +229,7 @@ def _first_moment(
     # a push goes through touching discs at once (the far end of a row flies off first), so the
     # striker may have hit any disc touching an early mover
     cand = np.flatnonzero(_touching_group(coins_before, early, 2.0 * coin_r_mm + 2.0))
-    return _Moment(True, t_pre, cand, 0.5 * (t_pre + t_seen) if np.isfinite(t_pre) else t_seen, t_seen)
-
-
-def _striker_near(t_s: np.ndarray, striker_xy: np.ndarray, start_xy: np.ndarray, centres: np.ndarray,
-                  t_from_s: float, t_to_s: float, reach_mm: float) -> bool:
-    """Whether the striker's path from where it stood, as seen from `t_from_s` to `t_to_s`, passes
-    within `reach_mm` (and some slack) of a disc standing at `centres` (K, 2) (it touched it before
-    the disc was seen moved); True when it was not seen then (nothing tells against a contact)."""
-    seen = np.isfinite(striker_xy[:, 0]) & (t_s >= t_from_s) & (t_s <= t_to_s)
-    p = striker_xy[seen]
-    if np.all(np.isfinite(start_xy)):
-        p = np.vstack([start_xy, p])
-    if len(p) == 0 or len(centres) == 0:
-        return True
-    a, b = (p[:-1], p[1:]) if len(p) > 1 else (p, p)  # the straight steps between sightings
-    ab = b - a
-    rel = centres[:, None, :] - a[None]
-    u = np.clip(np.einsum("kmi,mi->km", rel, ab) / np.maximum(np.einsum("mi,mi->m", ab, ab), 1e-9), 0.0, 1.0)
-    gap = np.hypot(*(rel - u[..., None] * ab[None]).transpose(2, 0, 1))
-    return bool(gap.min() <= reach_mm + _NEAR_SLACK_MM)
+    return _Moment(True, t_pre, cand, 0.5 * (t_pre + t_seen) if np.isfinite(t_pre) else t_seen)
 
 
 def _last_leg(

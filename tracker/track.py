@@ -242,8 +242,7 @@ class Tracker:
         # steps' (one sighting drawn out behind the disc cuts a step short: carrom seed 1008 at 120 fps)
         fast = np.maximum(speed, sub.prev_speed)
         speed_bound = np.where(at_rest | started, cfg.max_speed_mm_s, np.maximum(1.5 * fast, cfg.hit_speed_mm_s))
-        own_reach = cfg.base_gate_mm + speed_bound * dt  # (before a faster disc nearby widens it)
-        hit = self._hit_bound(sub.xy, sub.vel, speed, dt, float(speed_bound.min()))
+        hit = self._hit_bound(sub.xy, speed, dt, float(speed_bound.min()))
         if hit is not None:
             speed_bound = np.maximum(speed_bound, hit)
         reach = cfg.base_gate_mm + speed_bound * dt
@@ -307,17 +306,7 @@ class Tracker:
         # unseen longest, whose gate is widest, took the striker's detection from the one seen just now,
         # and two tracks on one striker took it in turn; seed 1003 at 30 fps, issue 4)
         s_miss = float(np.maximum(gate[s_rows], cfg.miss_cost_mm).max()) if s_rows.size else cfg.miss_cost_mm
-        # a moving disc's last step that spanned a missed frame is the mean of two intervals' motion: one
-        # heading into a cushion may have bounced off it unseen and be coming back another way than the
-        # step says, so it takes a detection as far as its own speed reaches rather than none (carrom
-        # seed 1033 at 30 fps: a white of the break, unseen as it hit the E cushion, was left 124 mm
-        # from its path and went on as a new track)
-        miss: float | np.ndarray = cfg.miss_cost_mm
-        if wall is not folded:
-            gapped = ~at_rest & ~started & (sub.missed == 0) & (wall != folded).any(axis=1)
-            gapped &= np.isnan(st.hist[live, (self._head - 2) % self.config.history, 0])
-            miss = np.where(gapped, np.maximum(own_reach, cfg.miss_cost_mm), cfg.miss_cost_mm)
-        r, c = assign(cost, allowed, np.where(striker, s_miss, miss))
+        r, c = assign(cost, allowed, np.where(striker, s_miss, cfg.miss_cost_mm))
         # discs do not pass through each other: swap the detections of pairs whose paths would
         r_mm = self.radius_mm[kind[r]]
         p0, p1 = sub.xy.take(r, axis=0), z.take(c, axis=0)
@@ -344,8 +333,7 @@ class Tracker:
         """(M,) bool: tracks (by their (M, 4) kind `votes`) backed by a sure detection (not only doubtful ones)."""
         return np.asarray(votes.max(axis=1) >= self.config.striker_revive_score + 0.05)
 
-    def _hit_bound(self, xy: np.ndarray, vel: np.ndarray, speed: np.ndarray, dt: np.ndarray,
-                   floor: float) -> np.ndarray | None:
+    def _hit_bound(self, xy: np.ndarray, speed: np.ndarray, dt: np.ndarray, floor: float) -> np.ndarray | None:
         """(M,) speed (mm/s) each track may reach by being hit by a faster disc close enough to reach it.
 
         Only hits that would raise a bound above `floor` (mm/s) are looked for (0 where there are none;
@@ -354,12 +342,9 @@ class Tracker:
         hitters = (1.2 * speed > floor).nonzero()[0]
         if len(xy) < 2 or hitters.size == 0:
             return None
-        # j reaches i within the interval if i lies within two radii (and slack) of j's way on: not
-        # anywhere as far as j could travel (carrom seed 1033 at 30 fps: a white last seen flying off
-        # the board 0.17 s before "reached" a disc 230 mm to one side of its way, whose gate then took a
-        # detection of the disc beside it)
-        way = point_segment_distance(xy, xy[hitters], xy[hitters] + vel[hitters] * dt[hitters, None]).T  # (M, K)
-        reaches = way <= 2.0 * float(self.radius_mm.max()) + 10.0
+        gap = point_distance(xy[hitters], xy)  # (M, K)
+        # j reaches i within the interval if it is no farther than its travel plus two radii (and slack)
+        reaches = gap <= (speed * dt)[hitters][None, :] + 2.0 * float(self.radius_mm.max()) + 10.0
         reaches[hitters, np.arange(hitters.size)] = False  # (a disc does not hit itself)
         return np.asarray(np.where(reaches, 1.2 * speed[hitters][None, :], 0.0).max(axis=1))
 

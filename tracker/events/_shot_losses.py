@@ -373,11 +373,7 @@ def _continued(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v
     bounced = np.hypot(*(at - _mirrored(p_last, v, gap, lim_mm)).T) <= 15.0 + _TURNED_KEEP * speed * gap
     if (near & (ahead | bounced)).any():
         return True
-    # turned aside by a disc it ran into, it still goes on forwards (it keeps the part of its velocity
-    # across the line of centres), not back the way it came (carrom seed 1033 at 30 fps: a false
-    # detection seen once, 67 mm behind a white flying off over the N cushion, a tenth of a second later)
-    forward = step @ v >= 0.0
-    return bool((near & forward).any()) and _hit_on_the_way(hist, row, t_last, p_last, v, float(gap.max()), dt)
+    return bool((near & _hit_on_the_way(hist, row, t_last, p_last, v, float(gap.max()), dt)).any())
 
 
 def _bounced(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, radius_mm: float,

@@ -112,11 +112,8 @@ class ChangeDriven(DetectorCore):
         if self._redone is not None:
             again &= in_mask(last.xy_mm, self._redone, self.maps)
         self._redone = self._nothing_redone  # unless `_detect_region` runs
-        forced = self._stamp(last.xy_mm[again])
-        lost, self._lost = self._lost, None
-        if lost is None or forced is None:
-            return forced if lost is None else lost
-        return np.asarray(cv2.bitwise_or(forced, lost))
+        lost, self._lost_mm = self._lost_mm, np.zeros((0, 2))
+        return self._stamp(np.concatenate([last.xy_mm[again], lost]))
 
     def _detect_region(
         self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray
@@ -154,8 +151,8 @@ class ChangeDriven(DetectorCore):
         found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
-        self._lost = self._stamp(lost)
-        return found, self._lost
+        self._lost_mm = lost
+        return found, self._stamp(lost)
 
     def _unexplained(self, before: Found, followed: Followed, touched: np.ndarray) -> np.ndarray:
         """(H, W) uint8: what the followed discs' motion explains of the change, but for the change

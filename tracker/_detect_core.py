@@ -88,7 +88,7 @@ class DetectorCore:
         # change-driven still path: where discs were detected afresh in the last frame (None:
         # everywhere)
         self._redone: np.ndarray | None = None
-        self._lost: np.ndarray | None = None  # round the discs the last frame lost (see `_detect_region`)
+        self._lost_mm = np.zeros((0, 2))  # the discs the last frame lost (see `_detect_region`)
         self._nothing_redone = np.zeros(self.geom.shape, np.uint8)
         self._before_mm = np.zeros((0, 2))  # the discs of the frame before the last (their motion)
         self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)

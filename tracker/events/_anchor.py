@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracker.events._history import ShotHistory
+from tracker.events._start import line_gap
 from tracker.specs import DiscKind
 from tracker.track import Tracks
 
@@ -60,8 +61,7 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
             # already on its way when motion was noticed (a slow striker at a high frame rate
             # moves less than the noise per frame): where it last stood still, if seen there
             xy, t_seen = xy_still, t_still
-        on_line = bool(np.isfinite(xy[0])) and min(
-            abs(abs(float(xy[0])) - line_mm), abs(abs(float(xy[1])) - line_mm)) < tol_mm
+        on_line = bool(np.isfinite(xy[0])) and float(line_gap(xy, line_mm)) < tol_mm
         if on_line and t_trigger_s - t_seen <= 1.0:
             return float(xy[0]), float(xy[1])
     return None

@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = [
     "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "has_stood", "is_behind",
-    "jumps_off_line", "motion_began", "stood_behind", "striker_run", "where_it_stood",
+    "jumps_off_line", "line_gap", "motion_began", "stood_behind", "striker_run", "where_it_stood",
 ]
 
 
@@ -325,6 +325,18 @@ _SAME_HEADING = 0.9  # cosine between two steps of one glide (a struck disc runs
 _SLOWER = 0.7  # a glide's step is at least this share of the next one's speed (noise; friction slows it)
 
 
+def line_gap(xy: np.ndarray, line_mm: float) -> np.ndarray:
+    """(...,) distance (mm) of points (..., 2) board mm from the nearest placement line (x or y =
+    +-`line_mm`, each taken along its whole length).
+
+    Examples:
+        >>> line_gap(np.array([[0.0, -350.0], [248.0, 10.0]]), 250.0).tolist()
+        [100.0, 2.0]
+    """
+    gap = np.abs(np.abs(np.asarray(xy, np.float64)) - line_mm)
+    return np.asarray(np.minimum(gap[..., 0], gap[..., 1]))
+
+
 def jumps_off_line(t_s: np.ndarray, xy: np.ndarray, *, line_mm: float, off_mm: float, still_mm: float = 4.0,
                    steps: int = 3) -> np.ndarray:
     """Indices i of the steps `xy[i]` -> `xy[i + 1]` no struck striker makes: out of standing (the step
@@ -358,7 +370,7 @@ def jumps_off_line(t_s: np.ndarray, xy: np.ndarray, *, line_mm: float, off_mm: f
     d = np.diff(xy, axis=0)
     length = np.hypot(d[:, 0], d[:, 1])
     speed = length / np.maximum(np.diff(t_s), 1e-9)
-    off = np.minimum(np.abs(np.abs(xy[:, 0]) - line_mm), np.abs(np.abs(xy[:, 1]) - line_mm)) > off_mm
+    off = line_gap(xy, line_mm) > off_mm
     # (standing off the lines, then one step, not jitter, onto a line)
     out = np.flatnonzero((length[:-2] <= still_mm) & off[1:-2] & ~off[2:-1] & (length[1:-1] > still_mm)) + 1
     if out.size == 0:

@@ -61,12 +61,12 @@ class KoronaScore:
     rebounds_true: int = 0
     rebound_missed: int = 0
     rebound_false: int = 0
-    failures: list[str] = field(default_factory=list)
+    cases: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: KoronaScore) -> None:
         for k, v in vars(other).items():
-            if k == "failures":
-                self.failures.extend(v)
+            if k == "cases":
+                self.cases.extend(v)
             else:
                 setattr(self, k, getattr(self, k) + v)
 
@@ -112,26 +112,32 @@ def score_korona(
         sc.rebound_missed += end.get("stroke") == "rebound" and got.get("stroke") == "direct"
         sc.rebound_false += end.get("stroke") == "direct" and got.get("stroke") == "rebound"
         if got.get("stroke") != end.get("stroke") or got.get("first_disc") != end.get("first_disc"):
-            sc.failures.append(
-                f"[stroke wrong] {label} shot {start['shot']}: truth {end.get('stroke')} {end.get('first_cushion')} "
+            sc.cases.append((
+                "stroke wrong",
+                f"{label} shot {start['shot']}: truth {end.get('stroke')} {end.get('first_cushion')} "
                 f"{end.get('first_disc')} pred {got.get('stroke')} {got.get('first_cushion')} "
-                f"{got.get('first_disc')}"
-            )
+                f"{got.get('first_disc')}",
+            ))
     return sc
 
 
-_MINOR_CASES = ("[rest wrong]", "[placed false]", "[placed missed]")
+_MINOR_CASES = ("rest wrong", "placed false", "placed missed")
 
 
-def floors_first(cases: list[str]) -> list[str]:
-    """Failure lines with the cases behind the floors first, in their order: rest lists and
-    placed discs are no floors, and so many they would crowd the others out of a short list.
+def floors_first(cases: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Failure cases (category, text) by category: the categories behind the floors first, then
+    rest lists and placed discs (no floors, and so many they would crowd the others out of a
+    short list); largest first within each.
 
     Examples:
-        >>> floors_first(["[rest wrong] a", "[stroke wrong] b", "[placed false] c", "[pocketed missed] d"])
-        ['[stroke wrong] b', '[pocketed missed] d', '[rest wrong] a', '[placed false] c']
+        >>> floors_first([("rest wrong", "a"), ("stroke wrong", "b"), ("pocketed missed", "c"),
+        ...               ("rest wrong", "d"), ("pocketed missed", "e")])
+        {'pocketed missed': ['c', 'e'], 'stroke wrong': ['b'], 'rest wrong': ['a', 'd']}
     """
-    return sorted(cases, key=lambda line: line.startswith(_MINOR_CASES))
+    out: dict[str, list[str]] = {}
+    for cat, text in cases:
+        out.setdefault(cat, []).append(text)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0] in _MINOR_CASES, -len(kv[1]))))
 
 
 def run_korona(
@@ -350,29 +356,19 @@ def korona_report(args: argparse.Namespace) -> dict[str, Any]:
             "speed_vs_carrom": round(korona / carrom, 3),
         }
     out["below_floor"] = [k for k, floor in KORONA_FLOORS.items() if k in out and out[k] < floor]
-    out["failures"] = floors_first(kor.failures + score.failures)[:30]
+    out["cases"] = floors_first(kor.cases + score.cases)
+    out["failures"] = {cat: len(lines) for cat, lines in out["cases"].items()}
     return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m service.commands._bench_track_korona [bench track options]`."""
-    import json
-
-    from service.commands.bench_track import add_arguments
+    from service.commands.bench_track import add_arguments, print_report
 
     parser = argparse.ArgumentParser(prog="bench track --game korona")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    out = korona_report(args)
-    if args.json:
-        print(json.dumps(out))
-    else:
-        for k, v in out.items():
-            if k != "failures":
-                print(f"{k:24s} {v}")
-        for line in out["failures"]:
-            print("  " + line)
-    return 0
+    return print_report(korona_report(args), args)
 
 
 if __name__ == "__main__":

@@ -350,21 +350,31 @@ def run(args: argparse.Namespace) -> int:
     out["below_floor"] = below
     out["by_fps"] = {f"{fps:.0f}": {k: round(v, 4) for k, v in sc.ratios().items() if k in _BREAKDOWN} | {
         "shots": sc.shots_true} for fps, sc in sorted(per_fps.items())}
-    buckets = score.buckets()
-    out["failures"] = {cat: len(cases) for cat, cases in buckets.items()}
+    out["cases"] = score.buckets()
+    out["failures"] = {cat: len(cases) for cat, cases in out["cases"].items()}
+    return print_report(out, args)
+
+
+def print_report(out: dict[str, Any], args: argparse.Namespace) -> int:
+    """Print a `bench track` report: as one JSON object with `--json` (the failure counts by
+    category, not the cases), else a figure a line, the figures by frame rate, and the failure
+    categories, each with its first `--cases` cases."""
+    cases: dict[str, list[str]] = out.pop("cases")
     if args.json:
         print(json.dumps(out))
         return 0
     for k, v in out.items():
         if k not in ("by_fps", "failures"):
             print(f"{k:24s} {v}")
-    print("by frame rate:")
-    for fps, row in out["by_fps"].items():
-        print(f"  {fps:>4s} fps  " + "  ".join(f"{k}={v}" for k, v in row.items()))
-    print("failures by category (largest first):")
-    for cat, cases in buckets.items():
-        print(f"  {cat}: {len(cases)}")
-        for line in cases[: args.cases]:
+    if "by_fps" in out:
+        print("by frame rate:")
+        for fps, row in out["by_fps"].items():
+            print(f"  {fps:>4s} fps  " + "  ".join(f"{k}={v}" for k, v in row.items()))
+    print("failures by category (cases behind the floors first, then largest first):" if args.game == "korona"
+          else "failures by category (largest first):")
+    for cat, lines in cases.items():
+        print(f"  {cat}: {len(lines)}")
+        for line in lines[: args.cases]:
             print("      " + line)
     return 0
 
@@ -377,14 +387,4 @@ def _run_korona(args: argparse.Namespace) -> int:
     """The korona figures (`service.commands._bench_track_korona.korona_report`)."""
     from service.commands._bench_track_korona import korona_report
 
-    out = korona_report(args)
-    if args.json:
-        print(json.dumps(out))
-        return 0
-    for k, v in out.items():
-        if k != "failures":
-            print(f"{k:24s} {v}")
-    print("failures:")
-    for line in out["failures"][: max(args.cases, 0) * 5]:
-        print("      " + line)
-    return 0
+    return print_report(korona_report(args), args)

@@ -49,3 +49,23 @@ def test_bench_track_runs_only_the_runs_asked_for(game: str) -> None:
     none = _run(*base, "--only", "1001", "--fps", "120")
     assert none.returncode == 0, none.stderr
     assert json.loads(none.stdout)["runs"] == 0
+
+
+def test_korona_bench_lists_its_failures_by_category() -> None:
+    """`bench track --game korona` counts its failure cases by category as carrom's does: the
+    JSON's counts are the text report's, each category with its cases under it, and the cases
+    behind the floors before rest lists and placed discs (seed 1002 on truth detections has
+    both kinds of no-floor case)."""
+    import json
+    import re
+
+    base = ("bench", "track", "--game", "korona", "--detections", "truth", "--shots", "12", "--no-speed",
+            "--only", "1002", "--cases", "50")
+    counts = json.loads(_run(*base, "--json").stdout)["failures"]
+    assert counts and all(n > 0 for n in counts.values())
+    text = _run(*base).stdout.split("failures by category")[1].splitlines()[1:]
+    heads = [(i, m[1], int(m[2])) for i, line in enumerate(text) if (m := re.fullmatch(r"  (\S[^:]*): (\d+)", line))]
+    assert {cat: n for _, cat, n in heads} == counts
+    for (i, _, n), nxt in zip(heads, [h[0] for h in heads[1:]] + [len(text)], strict=True):
+        assert nxt - i - 1 == n  # its cases, one a line
+        assert all(line.startswith("      seed 1002 ") for line in text[i + 1 : nxt])

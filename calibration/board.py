@@ -304,32 +304,56 @@ def _fit_board(
     )
 
 
-def _purity(dist: np.ndarray, quad_px: np.ndarray, thr: float) -> float:
-    """Share of the pixels inside `quad_px` (work-image pixels) within `thr` of the surface colour."""
+def _side_px(quad_px: np.ndarray, i: int, t: np.ndarray, lens: LensModel | None, scale: float) -> np.ndarray:
+    """(len(t), 2) points of side i (corners i, i + 1) of the board at fractions `t` along it, in
+    work-image pixels (`quad_px` is in them, the original picture's pixels times `scale`): with
+    `lens`, the side is straight in undistorted pixels and bent in the picture."""
+    a, b = quad_px[i], quad_px[(i + 1) % 4]
+    if lens is None:
+        return np.asarray(a + t[:, None] * (b - a))
+    ua, ub = lens.undistort_points(np.array([a, b]) / scale)
+    return np.asarray(lens.distort_points(ua + t[:, None] * (ub - ua)) * scale)
+
+
+def _purity(
+    dist: np.ndarray, quad_px: np.ndarray, thr: float, lens: LensModel | None = None, scale: float = 1.0
+) -> float:
+    """Share of the pixels inside the board `quad_px` (work-image pixels; its sides bent by
+    `lens`, see `_side_px`) within `thr` of the surface colour."""
+    t = np.linspace(0.0, 1.0, 12)[:-1] if lens is not None else np.zeros(1)
+    outline = np.concatenate([_side_px(quad_px, i, t, lens, scale) for i in range(4)])
     mask = np.zeros(dist.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.rint(quad_px).astype(np.int32), 1)
+    cv2.fillPoly(mask, [np.rint(outline).astype(np.int32)], 1)
     inside = mask > 0
     return float((dist[inside] < thr).mean()) if inside.any() else 0.0
 
 
-def _band_share(dist: np.ndarray, quad_px: np.ndarray, i: int, thr: float, *, inward: bool = False) -> float | None:
+def _band_share(
+    dist: np.ndarray, quad_px: np.ndarray, i: int, thr: float, *, inward: bool = False,
+    lens: LensModel | None = None, scale: float = 1.0,
+) -> float | None:
     """Share of the pixels within `thr` of the surface colour in a band along the middle 70 % of
-    side i (corners i, i + 1) of `quad_px` (work-image pixels), from just outside it (or inside,
-    with `inward`) to 3 % of the board size further; None when the picture shows 10 or fewer."""
+    side i (corners i, i + 1) of the board `quad_px` (work-image pixels; its sides bent by `lens`,
+    see `_side_px`), from just outside it (or inside, with `inward`) to 3 % of the board size
+    further; None when the picture shows 10 or fewer. (Measured along a straight side, a board
+    seen through a wide lens bulges out of it: surface just outside every side.)"""
     a, b = quad_px[i], quad_px[(i + 1) % 4]
     size = float(np.sqrt(abs(cv2.contourArea(quad_px.astype(np.float32)))))
     out = _outward(a, b, quad_px.mean(axis=0)) * (-1.0 if inward else 1.0)
-    q0, q1 = a + (b - a) * 0.15 + 0.004 * size * out, a + (b - a) * 0.85 + 0.004 * size * out
-    band = np.array([q0, q1, q1 + 0.03 * size * out, q0 + 0.03 * size * out])
+    side = _side_px(quad_px, i, np.linspace(0.15, 0.85, 8 if lens is not None else 2), lens, scale)
+    near, far = side + 0.004 * size * out, side + 0.034 * size * out
     mask = np.zeros(dist.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.rint(band).astype(np.int32), 1)
+    cv2.fillPoly(mask, [np.rint(np.concatenate([near, far[::-1]])).astype(np.int32)], 1)
     inside = mask > 0
     return float((dist[inside] < thr).mean()) if inside.sum() > 10 else None
 
 
-def _surface_beyond(dist: np.ndarray, quad_px: np.ndarray, thr: float) -> float:
-    """Largest share of surface-coloured pixels in a band just outside any side of `quad_px`."""
-    shares = [_band_share(dist, quad_px, i, thr) for i in range(4)]
+def _surface_beyond(
+    dist: np.ndarray, quad_px: np.ndarray, thr: float, lens: LensModel | None = None, scale: float = 1.0
+) -> float:
+    """Largest share of surface-coloured pixels in a band just outside any side of the board
+    `quad_px` (its sides bent by `lens`, see `_side_px`)."""
+    shares = [_band_share(dist, quad_px, i, thr, lens=lens, scale=scale) for i in range(4)]
     return max((s for s in shares if s is not None), default=0.0)
 
 
@@ -410,8 +434,9 @@ def find_board(
             continue
         # a quad that swallowed part of the frame holds pixels far from the surface colour
         # and one that stopped short of an edge has surface colour just outside a side
-        beyond = _surface_beyond(dist, quad, 25.0)
-        result = result.with_(score=result.score * _purity(dist, quad, 18.0) ** 2 * (1.0 - beyond) ** 2)
+        beyond = _surface_beyond(dist, quad, 25.0, result.lens, scale)
+        purity = _purity(dist, quad, 18.0, result.lens, scale)
+        result = result.with_(score=result.score * purity**2 * (1.0 - beyond) ** 2)
         if isinstance(best, Failed) or result.score > best.score:
             best = result
     if isinstance(best, Failed) and two_sides is not None:

@@ -111,16 +111,22 @@ T_STRIKER = 1.0 + 5 / 30 + (BOARD.half_mm - EQ.radius_mm(DiscKind.STRIKER) - 170
 # (tracks, kind of the tracks, expected loss of track 1)
 
 
-def _running_in(p: tuple[float, float]) -> list[tuple[float, float] | None]:
-    """A track coming straight at `p` (from the board's middle side) at 1200 mm/s, touching-close
+def _running_in(p: tuple[float, float], speed: float = 2400.0) -> list[tuple[float, float] | None]:
+    """A track coming straight at `p` (from the board's middle side) at `speed` mm/s, touching-close
     in frame 4 (30 fps), and lost with it."""
-    return _moving((p[0], p[1] + 190.0), (0.0, -1200.0), 6) + [None] * 7
+    return _moving((p[0], p[1] + 4.0 * speed / 30.0 + 30.0), (0.0, -speed), 6) + [None] * 7
 
 
 HIST_CASES = [
     # a disc against the N rail vanishes from rest as something runs into it: over the N rail, half a
     # frame after it was last seen
     ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _running_in((10.0, Y_N))}, W, Loss(None, "N", T_HALF)),
+    # ... run into slowly (a disc's speed after a hit of 1000 mm/s cannot reach the 2000 mm/s that
+    # takes it over a rail; korona seed 1026): lost from sight, not from play
+    ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _running_in((10.0, Y_N), 1000.0)}, W, None),
+    # ... its row pushed along the rail, slowly: lost from sight, not over the rail (seed 1003)
+    ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _rest((35.0, Y_N), 3) + _moving((35.0, Y_N), (-250.0, 0.0), 10)},
+     W, None),
     # ... with nothing near: lost from sight where it lies (a light disc in a row), not from play
     ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _rest((150.0, Y_N), 13)}, W, None),
     # ... but a new track goes on from there: it was taken up, not lost
@@ -136,7 +142,8 @@ HIST_CASES = [
     ({1: _rest((-150.0, 400.0), 5) + [(-170.0, 390.0)] + NONE8}, S, Loss(None, "W", T_STRIKER)),
 ]
 HIST_IDS = [
-    "rail-from-rest", "nothing-near", "taken-up", "pocket-mouth", "not-at-a-rail", "driven-along", "striker-once"
+    "rail-from-rest", "run-into-slowly", "row-pushed-along", "nothing-near", "taken-up", "pocket-mouth",
+    "not-at-a-rail", "driven-along", "striker-once",
 ]
 
 

@@ -48,6 +48,9 @@ _MOUTH_MM = 40.0  # a disc at rest this close to a pocket's edge lies in its mou
 _HORIZON_FRAMES = 4.5
 _POCKET_REACH_MM = 16.0
 _OFF_SPEED_MM_S = 2000.0
+# the slowest disc or striker that knocks a disc at rest over the rail (at most `_HIT_GAIN` times its
+# speed, which must reach `_OFF_SPEED_MM_S`)
+_KNOCK_MM_S = _OFF_SPEED_MM_S / _HIT_GAIN
 
 
 def korona_loss(loss: Loss | None, hist: ShotHistory, row: int, kinds: np.ndarray, v_mm_s: np.ndarray | None,
@@ -153,7 +156,12 @@ def _lost_from_rest(hist: ShotHistory, row: int, kinds: np.ndarray, k0: int, rad
         return classify_loss(p0, along, t0, radius_mm, board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0,
                              min_off_speed_mm_s=np.inf)
     reach = radius_mm + equipment.radius_mm(DiscKind.STRIKER) + _NEAR_MM
-    out = _from_rest(p0, t0, radius_mm, board, frame_dt_s) if _disturbed(hist, row, k0, reach, frame_dt_s) else None
+    out = None
+    if _disturbed(hist, row, k0, reach, frame_dt_s):
+        # over the rail only when hit hard: a row pushed slowly along the rail loses a light disc
+        # from sight, not from the board (seed 1003 at 30 fps; it slid 9 mm a frame)
+        hard = _hit_hard(hist, row, k0, reach, frame_dt_s)
+        out = _from_rest(p0, t0, radius_mm, board, frame_dt_s, over_rail=hard)
     return out if out is not None else _struck(hist, kinds, k0, p0, radius_mm, equipment, board, frame_dt_s)
 
 
@@ -161,23 +169,48 @@ def _disturbed(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s
     """Whether another track moved within `reach_mm` of the disc of `row` about when it was last
     seen (column `k0`): a disc at rest goes nowhere unless something runs into it (a light disc in a
     row against a rail is easily lost from sight where it lies)."""
+    xy, _, near = _others_about(hist, row, k0, reach_mm, frame_dt_s)
+    if not near.any():
+        return False
+    spread = np.nanmax(xy[near], axis=1) - np.nanmin(xy[near], axis=1)
+    return bool((np.hypot(spread[:, 0], spread[:, 1]) > _REST_STEP_MM).any())
+
+
+def _hit_hard(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float) -> bool:
+    """Whether another track within `reach_mm` of the disc of `row` about when it was last seen
+    (column `k0`) moved at `_KNOCK_MM_S` or faster then, between two of its observations one or
+    two frames apart: something ran into it hard enough to knock it over a rail."""
+    xy, t, near = _others_about(hist, row, k0, reach_mm, frame_dt_s)
+    xy = xy[near]
+    fast = np.zeros(len(xy), bool)
+    for lag in (1, 2):  # (a fast disc blurs out of a frame now and then)
+        if len(t) > lag:
+            step = np.hypot(*(xy[:, lag:] - xy[:, :-lag]).transpose(2, 0, 1)) / (t[lag:] - t[:-lag])
+            fast |= (step >= _KNOCK_MM_S).any(axis=1)  # (NaN, unseen at one end: not fast)
+    return bool(fast.any())
+
+
+def _others_about(
+    hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The other tracks seen about when the disc of `row` was last seen (column `k0`, from
+    `_DISTURB_BEFORE` frames before to `_DISTURB_AFTER` after): their centres (M, W, 2) board mm,
+    NaN where unseen, the times (W,) s, and (M,) bool those that came within `reach_mm` of it."""
     t0, p0 = float(hist.t_s[k0]), hist.xy_mm[row, k0]
     lo, hi = t0 - _DISTURB_BEFORE * frame_dt_s - 1e-9, t0 + _DISTURB_AFTER * frame_dt_s + 1e-9
-    xy = hist.xy_mm[:, (hist.t_s > lo) & (hist.t_s <= hi)]  # (M, W, 2), NaN where unseen (a copy)
+    cols = (hist.t_s > lo) & (hist.t_s <= hi)
+    xy = hist.xy_mm[:, cols]  # (a copy)
     xy[row] = np.nan
-    xy = xy[np.isfinite(xy[..., 0]).any(axis=1)]  # the other tracks seen then
-    if len(xy) == 0:
-        return False
+    xy = xy[np.isfinite(xy[..., 0]).any(axis=1)]
     near = (np.hypot(xy[..., 0] - p0[0], xy[..., 1] - p0[1]) <= reach_mm).any(axis=1)  # (NaN: not near)
-    spread = np.nanmax(xy, axis=1) - np.nanmin(xy, axis=1)
-    moved = np.hypot(spread[:, 0], spread[:, 1]) > _REST_STEP_MM
-    return bool((near & moved).any())
+    return xy, hist.t_s[cols], near
 
 
 def _from_rest(p_mm: np.ndarray, t_last_s: float, radius_mm: float, board: BoardSpec,
-               frame_dt_s: float) -> Loss | None:
-    """A disc last seen at rest: lost over the rail it lay against (or into the pocket at whose
-    mouth it lay), between its last frame and the next; None if it lay against no rail."""
+               frame_dt_s: float, *, over_rail: bool = True) -> Loss | None:
+    """A disc last seen at rest: lost over the rail it lay against (unless not `over_rail`) or into
+    the pocket at whose mouth it lay, between its last frame and the next; None if it lay against
+    no rail."""
     gap = board.half_mm - radius_mm - np.abs(p_mm)
     if float(gap.min()) > _RAIL_MM:
         return None
@@ -186,6 +219,8 @@ def _from_rest(p_mm: np.ndarray, t_last_s: float, radius_mm: float, board: Board
     j = int(np.argmin(d))
     if d[j] - board.pocket_radius_mm - radius_mm <= _MOUTH_MM:
         return Loss(CORNERS[j], None, t)
+    if not over_rail:
+        return None
     axis = int(np.argmin(gap))
     side = ("E", "W")[int(p_mm[0] < 0)] if axis == 0 else ("S", "N")[int(p_mm[1] < 0)]
     return Loss(None, side, t)

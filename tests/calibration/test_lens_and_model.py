@@ -27,15 +27,7 @@ def test_distort_undistort_round_trip(k1: float) -> None:
 
 @pytest.mark.parametrize("k1", [-0.2, -0.08, 0.1], ids=["strong-barrel", "barrel", "pincushion"])
 def test_radial_estimate_straightens_lines(k1: float) -> None:
-    truth = LensModel(guess_camera_matrix(1280, 720), np.array([k1, 0, 0, 0, 0]))
-    t = np.linspace(0.05, 0.95, 40)[:, None]
-    sides = [
-        np.array([[200, 80]]) + t * np.array([[880, 20]]),
-        np.array([[1080, 100]]) + t * np.array([[-20, 560]]),
-        np.array([[1060, 660]]) + t * np.array([[-860, -10]]),
-        np.array([[190, 650]]) + t * np.array([[10, -570]]),
-    ]
-    curved = [truth.distort_points(s) for s in sides]
+    curved = _board_sides(k1)
     est = estimate_radial_from_lines(curved, (1280, 720))
     assert est is not None
     assert est.dist[0] == pytest.approx(k1, abs=0.01)

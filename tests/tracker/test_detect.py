@@ -256,3 +256,25 @@ def test_cushion_and_print_geometry() -> None:
                    [0.0, y], [c - geom.pocket_r_mm - 5.0, y - 12.0]])
     assert geom.in_mouth(xy, np.full(6, r)).tolist() == [True, True, False, False, False, False]
     assert geom.in_mouth(np.zeros((0, 2)), np.zeros(0)).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    ("game", "xy_mm", "behind"),
+    [
+        ("korona", (446.6, -447.1), True),  # seed 1024: the corner behind the NE hole, read as a black
+        ("korona", (-441.0, 440.0), True),
+        ("korona", (400.0, -444.5), False),  # in the NE pocket's mouth, against the N rail
+        ("korona", (444.5, -400.0), False),  # ... against the E rail
+        ("carrom", (360.0, -360.0), True),
+        ("carrom", (330.0, -357.5), False),
+    ],
+)
+def test_no_disc_behind_a_pocket_hole(game: str, xy_mm: tuple[float, float], behind: bool) -> None:
+    """A round centred over a pocket's hole on the corner's side of its centre is the hole, the
+    cushions and the net there (no disc rests on nothing); one in the pocket's mouth may be a disc."""
+    img, _ = fixtures_render.render_still(game, 7, level="clean")
+    calib = find_board(img, game=game)
+    assert calib, getattr(calib, "reason", "")
+    geom = Detector(calib).geom
+    got = geom.is_pocket_hole(np.array([xy_mm]), np.array([geom.man_r]))
+    assert got.tolist() == [behind]

@@ -106,9 +106,9 @@ def guess_camera_matrix(width: int, height: int) -> np.ndarray:
     return np.array([[f, 0, (width - 1) / 2], [0, f, (height - 1) / 2], [0, 0, 1]], dtype=np.float64)
 
 
-def _straightness_cost(k1: float, K: np.ndarray, lines: Sequence[np.ndarray], *, keep: float = _KEEP) -> float:
+def _straightness_cost(k1: float, K: np.ndarray, lines: Sequence[np.ndarray]) -> float:
     """Sum over the point sets of the squared distances to their best lines once undistorted
-    with `k1`, each set fitted again on the `keep` share of its points nearest its first line.
+    with `k1`, each set fitted again on the `_KEEP` share of its points nearest its first line.
 
     Edge points that are not on the edge (a pocket cut into the corner, a disc, a cue across
     it) lie a pixel or more off it, and a plain least-squares cost measures them, not the
@@ -120,16 +120,16 @@ def _straightness_cost(k1: float, K: np.ndarray, lines: Sequence[np.ndarray], *,
         u = lens.undistort_points(pts)
         c = u - u.mean(axis=0)
         normal = np.linalg.eigh(c.T @ c)[1][:, 0]  # (eigenvalues ascending: the line's normal)
-        near = u[np.argsort(np.abs(c @ normal))[: _kept(len(u), keep)]]
+        near = u[np.argsort(np.abs(c @ normal))[: _kept(len(u))]]
         c = near - near.mean(axis=0)
         # smallest eigenvalue of the scatter = squared distance to the best line, summed
         cost += max(float(np.linalg.eigvalsh(c.T @ c)[0]), 0.0)  # (rounding leaves -1e-15 on a straight set)
     return cost
 
 
-def _kept(n: int, keep: float) -> int:
+def _kept(n: int) -> int:
     """How many of `n` edge points the straightness cost measures."""
-    return max(2, int(np.ceil(keep * n)))
+    return max(2, int(np.ceil(_KEEP * n)))
 
 
 def estimate_radial_from_lines(
@@ -162,7 +162,7 @@ def estimate_radial_from_lines(
     if len(pts) < 2:
         return None
     K = guess_camera_matrix(*image_size)
-    n = sum(_kept(len(p), _KEEP) for p in pts)
+    n = sum(_kept(len(p)) for p in pts)
     base = _straightness_cost(0.0, K, pts)
     res = minimize_scalar(
         lambda k: _straightness_cost(k, K, pts),

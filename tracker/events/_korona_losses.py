@@ -17,6 +17,8 @@ a hand) when the generic rule found no loss.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from tracker.events._history import ShotHistory
@@ -77,8 +79,8 @@ def korona_loss(loss: Loss | None, hist: ShotHistory, row: int, kinds: np.ndarra
     # a disc at rest on a pocket's brink stays there unless something runs into it: its outline, half
     # over the hole, is easily lost from sight where it lies (seed 1008 at 120 fps: a black on the
     # SE brink unseen for a second, called pocketed)
-    resting = at_rest and not _disturbed(hist, row, int(cols[-1]), r + equipment.radius_mm(DiscKind.STRIKER) + _NEAR_MM,
-                                         frame_dt_s)
+    reach = r + equipment.radius_mm(DiscKind.STRIKER) + _NEAR_MM
+    resting = at_rest and not _around(hist, row, int(cols[-1]), reach, frame_dt_s).moved()
     if loss is not None and ((loss.pocket is not None and not resting) or not at_rest
                              or kinds[row] == DiscKind.STRIKER):
         return None if kinds[row] == DiscKind.STRIKER and _striker_seen_after(hist, row, kinds, loss.t_s) else loss
@@ -156,58 +158,56 @@ def _lost_from_rest(hist: ShotHistory, row: int, kinds: np.ndarray, k0: int, rad
         return classify_loss(p0, along, t0, radius_mm, board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0,
                              min_off_speed_mm_s=np.inf)
     reach = radius_mm + equipment.radius_mm(DiscKind.STRIKER) + _NEAR_MM
-    out = None
-    if _disturbed(hist, row, k0, reach, frame_dt_s):
+    around, out = _around(hist, row, k0, reach, frame_dt_s), None
+    if around.moved():
         # over the rail only when hit hard: a row pushed slowly along the rail loses a light disc
         # from sight, not from the board (seed 1003 at 30 fps; it slid 9 mm a frame)
-        hard = _hit_hard(hist, row, k0, reach, frame_dt_s)
-        out = _from_rest(p0, t0, radius_mm, board, frame_dt_s, over_rail=hard)
+        out = _from_rest(p0, t0, radius_mm, board, frame_dt_s, over_rail=around.hit_hard())
     return out if out is not None else _struck(hist, kinds, k0, p0, radius_mm, equipment, board, frame_dt_s)
 
 
-def _disturbed(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float) -> bool:
-    """Whether another track moved within `reach_mm` of the disc of `row` about when it was last
-    seen (column `k0`): a disc at rest goes nowhere unless something runs into it (a light disc in a
-    row against a rail is easily lost from sight where it lies)."""
-    xy, _, near = _others_about(hist, row, k0, reach_mm, frame_dt_s)
-    if not near.any():
-        return False
-    spread = np.nanmax(xy[near], axis=1) - np.nanmin(xy[near], axis=1)
-    return bool((np.hypot(spread[:, 0], spread[:, 1]) > _REST_STEP_MM).any())
+@dataclass(frozen=True, slots=True)
+class _Around:
+    """The other tracks that came within reach of a disc about when it was last seen: their centres
+    (M, W, 2) board mm, NaN where unseen, over the window's times `t_s` (W,) s (`_around`)."""
+
+    xy: np.ndarray
+    t_s: np.ndarray
+
+    def moved(self) -> bool:
+        """Whether one of them moved then: a disc at rest goes nowhere unless something runs into
+        it (a light disc in a row against a rail is easily lost from sight where it lies)."""
+        if len(self.xy) == 0:
+            return False
+        spread = np.nanmax(self.xy, axis=1) - np.nanmin(self.xy, axis=1)
+        return bool((np.hypot(spread[:, 0], spread[:, 1]) > _REST_STEP_MM).any())
+
+    def hit_hard(self) -> bool:
+        """Whether one of them moved at `_KNOCK_MM_S` or faster then, between two of its observations
+        one or two frames apart: it ran into the disc hard enough to knock it over a rail."""
+        xy, t = self.xy, self.t_s
+        fast = np.zeros(len(xy), bool)
+        for lag in (1, 2):  # (a fast disc blurs out of a frame now and then)
+            if len(t) > lag:
+                step = np.hypot(*(xy[:, lag:] - xy[:, :-lag]).transpose(2, 0, 1)) / (t[lag:] - t[:-lag])
+                fast |= (step >= _KNOCK_MM_S).any(axis=1)  # (NaN, unseen at one end: not fast)
+        return bool(fast.any())
 
 
-def _hit_hard(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float) -> bool:
-    """Whether another track within `reach_mm` of the disc of `row` about when it was last seen
-    (column `k0`) moved at `_KNOCK_MM_S` or faster then, between two of its observations one or
-    two frames apart: something ran into it hard enough to knock it over a rail."""
-    xy, t, near = _others_about(hist, row, k0, reach_mm, frame_dt_s)
-    xy = xy[near]
-    fast = np.zeros(len(xy), bool)
-    for lag in (1, 2):  # (a fast disc blurs out of a frame now and then)
-        if len(t) > lag:
-            step = np.hypot(*(xy[:, lag:] - xy[:, :-lag]).transpose(2, 0, 1)) / (t[lag:] - t[:-lag])
-            fast |= (step >= _KNOCK_MM_S).any(axis=1)  # (NaN, unseen at one end: not fast)
-    return bool(fast.any())
-
-
-def _others_about(
-    hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The other tracks seen about when the disc of `row` was last seen (column `k0`, from
-    `_DISTURB_BEFORE` frames before to `_DISTURB_AFTER` after): their centres (M, W, 2) board mm,
-    NaN where unseen, the times (W,) s, and (M,) bool those that came within `reach_mm` of it."""
+def _around(hist: ShotHistory, row: int, k0: int, reach_mm: float, frame_dt_s: float) -> _Around:
+    """The other tracks that came within `reach_mm` of the disc of `row` about when it was last seen
+    (column `k0`, from `_DISTURB_BEFORE` frames before to `_DISTURB_AFTER` after)."""
     t0, p0 = float(hist.t_s[k0]), hist.xy_mm[row, k0]
     lo, hi = t0 - _DISTURB_BEFORE * frame_dt_s - 1e-9, t0 + _DISTURB_AFTER * frame_dt_s + 1e-9
     cols = (hist.t_s > lo) & (hist.t_s <= hi)
     xy = hist.xy_mm[:, cols]  # (a copy)
     xy[row] = np.nan
-    xy = xy[np.isfinite(xy[..., 0]).any(axis=1)]
     near = (np.hypot(xy[..., 0] - p0[0], xy[..., 1] - p0[1]) <= reach_mm).any(axis=1)  # (NaN: not near)
-    return xy, hist.t_s[cols], near
+    return _Around(xy[near], hist.t_s[cols])
 
 
 def _from_rest(p_mm: np.ndarray, t_last_s: float, radius_mm: float, board: BoardSpec,
-               frame_dt_s: float, *, over_rail: bool = True) -> Loss | None:
+               frame_dt_s: float, *, over_rail: bool) -> Loss | None:
     """A disc last seen at rest: lost over the rail it lay against (unless not `over_rail`) or into
     the pocket at whose mouth it lay, between its last frame and the next; None if it lay against
     no rail."""

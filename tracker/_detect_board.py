@@ -39,6 +39,13 @@ def marking_centres_mm(board: BoardSpec) -> tuple[np.ndarray, float]:
 _CUSHION_GAP_MM = 5.0
 _MOUTH_OVER = 0.25  # a disc in a pocket's mouth has its centre over the hole by this share of its radius at most
 _OUTLINE = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], axis=1)  # (radii)
+# points along the fine refinement's rays (three per octant, board-image px) across the band
+# where they look for an outline (radii)
+_OCTANT_ANGLES = np.deg2rad(np.arange(8)[:, None] * 45.0 + np.array([0.0, 15.0, 30.0])).ravel()
+_OCTANT_PROBES = (
+    np.stack([np.cos(_OCTANT_ANGLES), np.sin(_OCTANT_ANGLES)], axis=1)[:, None, :]
+    * np.array([0.8, 0.95, 1.1, 1.25])[None, :, None]
+).reshape(-1, 2)
 
 
 def clip_px(uv: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -149,6 +156,19 @@ class BoardGeometry:
             d = np.linalg.norm(xy[:, None, :] - self.arc_xy_mm[None], axis=2).min(axis=1)
             share = np.where(d <= _ARROW_ARC_MM + np.asarray(radius_mm, np.float64), 1.0, share)
         return np.asarray(share)
+
+    def printed_octants(self, xy_mm: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+        """(N, 8) bool: the octants round each circle (centres (N, 2) board mm, radii (N,) mm; the
+        octants of `Outline.clear_octants`) whose rays meet printed lines or markings where they
+        look for an outline (a print's own edges can pass for one there)."""
+        xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+        if len(xy) == 0:
+            return np.zeros((0, 8), bool)
+        r_px = np.asarray(radius_mm, np.float64) * self.maps.px_per_mm
+        uv = self.maps.to_px(xy)[:, None, :] + r_px[:, None, None] * _OCTANT_PROBES[None]
+        u, v = clip_px(np.rint(uv).astype(np.intp), self.shape).T
+        on = (self.vote_weight[v.T, u.T] == 0) | (self.markings[v.T, u.T] > 0)
+        return np.asarray(on.reshape(len(xy), 8, -1).any(axis=2))
 
     def flags(self, xy_mm: np.ndarray) -> np.ndarray:
         """(N,) uint8 `FrameDetections.FLAG_*` from position (over a pocket)."""

@@ -122,8 +122,20 @@ class DetectorCore:
         # is none, only a change that reaches the edge can bring one)
         if boxes is None or self._hands.any() or geom.surface_rim[outer].any():
             self._hands = self._reaching_in(planes, whole=boxes is None)
+        # (over the whole board a man may be held to his size; the change-driven boxes hold discs
+        # in motion, blurred out of round, and the hands that move them)
         return self._finish(
-            frame_bgr, board_bgr, planes.lab, app, xy0, r0, np.ones(len(r0), bool), fg, video=False, hands=self._hands
+            frame_bgr,
+            board_bgr,
+            planes.lab,
+            app,
+            xy0,
+            r0,
+            np.ones(len(r0), bool),
+            fg,
+            video=False,
+            hands=self._hands,
+            hold=boxes is None,
         )
 
     def _reaching_in(self, planes: StillPlanes, *, whole: bool) -> np.ndarray:
@@ -238,19 +250,22 @@ class DetectorCore:
         *,
         video: bool,
         hands: np.ndarray | None = None,
+        hold: bool = False,
     ) -> Found:
         """Steps 3-6 shared by both paths: refine, classify, clean up, occlusion.
 
         `board_lab` (Lab board image): given, every candidate gets a screening round in it;
         None, it is computed here only if needed. `check_printed` (N,) marks the candidates
-        held to the still path's checks (all of them unless `video`); `fg` None: no occluder.
+        held to the still path's checks (all of them unless `video`); `fg` None: no occluder;
+        `hold`: a fit may hold a man to his size (see `_holdable`).
         """
         cfg, geom = self.config, self.geom
         # video path: candidates are foreground blobs (checked again in `_on_foreground`), so a
         # weaker outline is enough
         # 3. refine in the original frame
         hole0 = self._hole_radius(r0)
-        ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video)
+        held = self._holdable(xy0, r0, hands) if hold else None
+        ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video, hold=held)
         # 4. classify: striker by size, coins by colour
         # (an outline a finger touches is out of round too, and the striker the fingers hold by
         # the base line is no blurred coin: no correction within a disc's reach of a hand)
@@ -279,8 +294,10 @@ class DetectorCore:
         keep &= ref.coverage >= np.where(hemmed, 5, 6) - lax
         keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
         keep &= ~geom.is_pocket_net(ref.xy_mm, ref.radius_mm, ref.face_lab[:, 0], float(app.surface_lab[0]))
-        # face the surface colour and no rim all round: two printed lines one diameter apart
+        # face the surface colour, no rim all round and an outline on few rays: two printed lines
+        # one diameter apart (a light man packed among others shows its outline on most rays)
         plain = surface_coloured & (ref.rim < cfg.plain_max_rim) & (ref.groove < cfg.groove_min)
+        plain &= ref.support < cfg.plain_max_support
         keep &= ~plain | lax | camouflaged
         # found only with faint edges: a light man's thin rim all round (issue #3), or a dark disc in a
         # pocket's mouth, its outline hidden by the hole and the cushion beside it (issue #7)
@@ -289,6 +306,13 @@ class DetectorCore:
         if mouth.any():  # (the few that may be: the geometry only for them)
             mouth[mouth] = geom.in_mouth(ref.xy_mm[mouth], nominal[mouth])
         keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim)) | camouflaged | mouth
+        # where no print lies under its rays a disc shows a clear edge somewhere (a print's own
+        # edges make the outline elsewhere: a gap between the base lines beside a base circle)
+        strict = keep & ~lax
+        if strict.any():
+            free = ~geom.printed_octants(ref.xy_mm[strict], ref.radius_mm[strict])
+            strict[strict] = free.any(axis=1) & ~(free & ref.clear_octants[strict]).any(axis=1)
+            keep &= ~strict
         if hands is not None and hands.any():
             on_hand = in_mask(ref.xy_mm, hands, self.maps)
             need = np.full(len(on_hand), cfg.hand_min_support)
@@ -377,6 +401,16 @@ class DetectorCore:
         reach = int(np.ceil((self.geom.striker_r + 4.0) * self.config.px_per_mm))
         return near_mask(xy_mm, hands, reach, self.maps)
 
+    def _holdable(self, xy_mm: np.ndarray, r_mm: np.ndarray, hands: np.ndarray | None) -> np.ndarray:
+        """(N,) bool: the candidates (centres (N, 2) board mm, nominal radii (N,)) a fit may hold
+        to their size: men only, none over a pocket or by a hand (the hole's edge is round too,
+        so are fingertips, and striker-sized circles held to their size find printed arcs in the
+        centre's design)."""
+        out = (r_mm < self.geom.striker_r) & ~self.geom.near_pocket(xy_mm)
+        if hands is not None and hands.any() and out.any():
+            out[out] = ~self._near_hands(xy_mm[out], hands)
+        return np.asarray(out)
+
     def _hand_lab(self, board_lab: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """(3,) mean Lab of the hands and arms `hands` ((H, W) bool) in the Lab board image."""
         return np.asarray(cv2.mean(board_lab, mask=hands.view(np.uint8))[:3])
@@ -392,12 +426,15 @@ class DetectorCore:
         strict: np.ndarray,
         *,
         video: bool,
+        hold: np.ndarray | None = None,
     ) -> RefineResult:
         """Refine all candidates; on the video path only the `strict` ones get the screening
-        round (in the Lab board image), the foreground blobs go straight to the fine round."""
+        round (in the Lab board image), the foreground blobs go straight to the fine round.
+        `hold` (N,) bool: the candidates the still path may hold to their size (see
+        `refine_discs`)."""
         cfg = self.config
 
-        def run(sel: np.ndarray, lab: np.ndarray | None) -> RefineResult:
+        def run(sel: np.ndarray, lab: np.ndarray | None, hold: np.ndarray | None) -> RefineResult:
             return refine_discs(
                 frame_bgr,
                 self.maps,
@@ -409,15 +446,16 @@ class DetectorCore:
                 board_lab=lab,
                 tag=strict[sel],
                 screen=lab is not None,
+                hold=hold,
             )
 
         if not video:
-            return run(np.ones(len(r0), bool), board_lab)
-        quick = run(~strict, None)
+            return run(np.ones(len(r0), bool), board_lab, hold)
+        quick = run(~strict, None, None)
         if not strict.any():
             return quick
         lab = board_lab if board_lab is not None else self._lab(board_bgr)
-        careful = run(strict, lab)
+        careful = run(strict, lab, None)
         return RefineResult(
             *(np.concatenate([getattr(quick, f.name), getattr(careful, f.name)]) for f in fields(RefineResult))
         )

@@ -6,11 +6,15 @@ resolution. Along each ray the edge is the strongest rise of the colour distance
 disc's own face colour between 0.75 R and 1.3 R (the dark rim belongs to the disc; a shadow
 beyond the rim is further from the face colour still, so the rise sits at the outline).
 A weighted least-squares fit of r(theta) = R + dx cos(theta) + dy sin(theta) per disc gives
-the centre shift and the radius.
+the centre shift and the radius. Where the caller allows it, a fit with R held at the nominal
+radius replaces it when it finds the outline on more rays (a disc packed among others, whose
+edges draw the free fit out to a larger circle off its centre), and a centre a round moved far
+gets a second round from where it ended.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
 import cv2
@@ -97,6 +101,10 @@ _QUICK = _Plan(16, 20)  # candidates already known to be discs (video path)
 _FAINT_RISE = 0.5
 # a groove: this much darker (8-bit Lab lightness) than the face on both sides of it
 _GROOVE_DIP = 4.0
+# a fine round that moved a centre this far (mm) is followed by another from there
+_AGAIN_MM = 1.5
+# rays more on the outline that make a fit held to the nominal radius the better one
+_HELD_GAIN = 2
 # added to the normal equations of the fits: a disc with too few rays still gets a solution
 _RIDGE3, _RIDGE2 = np.eye(3) * 1e-6, np.eye(2) * 1e-6
 
@@ -113,6 +121,9 @@ class Outline:
         support: (N,) fraction of rays with an edge consistent with the fit.
         contrast: (N,) mean edge rise (Lab units) on the rays that support the fit.
         coverage: (N,) number of the 8 octants holding at least one consistent outline ray.
+        clear_octants: (N, 8) bool, the octants holding a clear edge (above `min_rise`) on the
+            fitted outline (octant k spans the ray angles from k 45 to (k + 1) 45 degrees in
+            board-image pixels).
         clear: (N,) fraction of rays with a clear edge (rise above `min_rise`) consistent with
             the fit; `support` also counts faint edges (above half of it) on the fitted outline.
         stretch: (N,) amplitude of the outline's second harmonic (mm): a disc blurred along its
@@ -127,6 +138,7 @@ class Outline:
     support: np.ndarray
     contrast: np.ndarray
     coverage: np.ndarray
+    clear_octants: np.ndarray
     clear: np.ndarray
     stretch: np.ndarray
     moved: np.ndarray
@@ -269,28 +281,96 @@ def _iterate(
     min_rise: float,
     plan: _Plan,
     hole_frac: np.ndarray,
+    hold: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """One round: sample, find edges, fit robustly, move the centres."""
+    """One round: sample, find edges, fit robustly, move the centres. `hold` (N,) bool: the
+    discs that may be held to their nominal radius, where that finds more of their outline."""
     samples = _sample_rays(frame_bgr, maps, xy, r_nom, plan)
     edge_r, rise, face = _edges(samples, r_nom, plan, _face_mask(plan, hole_frac))
     strong = rise > min_rise
-    weight = strong.astype(np.float64)
-    for _rob in range(2):
-        fit_r, shift, res = _fit(edge_r, weight, plan)
-        tol = np.clip(2.5 * _row_median(np.abs(res)), 0.05 * r_nom, 0.1 * r_nom)
-        fits = np.abs(res) <= tol[:, None]
-        weight = (strong & fits).astype(np.float64)
-    stretch = _stretch(res, weight, plan)
+    (fit_r, shift), res, fits = _robust(lambda w: _fit(edge_r, w, plan), strong, r_nom)
     # the fit rests on clear edges; a faint edge (a light disc's thin rim on a light surface)
     # where the fitted outline runs counts as support too, but not for the fit
-    clear = weight.mean(axis=1)
-    weight = ((rise > _FAINT_RISE * min_rise) & fits).astype(np.float64)
+    clear = (strong & fits).astype(np.float64)
+    stretch = _stretch(res, clear, plan)
+    faint = rise > _FAINT_RISE * min_rise
+    weight = (faint & fits).astype(np.float64)
+    if hold is not None and hold.any():
+        # a disc among others: its neighbours' edges can draw a free fit out to a larger
+        # circle off its centre; held to its own size, the fit may find more of its outline
+        dev = edge_r - r_nom[:, None]
+        (held_shift,), _, held_fits = _robust(lambda w: _fit_held(dev, w, plan), strong, r_nom)
+        held_weight = (faint & held_fits).astype(np.float64)
+        held = hold & (held_weight.sum(axis=1) >= weight.sum(axis=1) + _HELD_GAIN)
+        fit_r = np.where(held, r_nom, fit_r)
+        shift = np.where(held[:, None], held_shift, shift)
+        clear = np.where(held[:, None], (strong & held_fits).astype(np.float64), clear)
+        weight = np.where(held[:, None], held_weight, weight)
+        stretch = np.where(held, 0.0, stretch)
     good = weight.sum(axis=1) >= 6
     max_shift = 0.35 * r_nom[:, None]
     step = np.where(good[:, None], np.clip(shift, -max_shift, max_shift), 0.0)
     radius = np.where(good, fit_r, r_nom)
     stretch = np.where(good, stretch, 0.0)
     return xy + step, radius, samples, rise, face, weight, clear, stretch, np.hypot(step[:, 0], step[:, 1])
+
+
+def _robust(
+    solve: Callable[[np.ndarray], tuple[np.ndarray, ...]], strong: np.ndarray, r_nom: np.ndarray
+) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """A fit `solve(weights)` -> (*solution, residuals (N, M)) on the rays with a clear edge
+    (`strong`, (N, M) bool), fitted again on those its residuals do not reject, twice ->
+    (solution, residuals, rays consistent with it (N, M) bool)."""
+    weight = strong.astype(np.float64)
+    for _rob in range(2):
+        *sol, res = solve(weight)
+        fits = np.abs(res) <= np.clip(2.5 * _row_median(np.abs(res)), 0.05 * r_nom, 0.1 * r_nom)[:, None]
+        weight = (strong & fits).astype(np.float64)
+    return tuple(sol), res, fits
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What `_iterate` needs besides the centres: the frame, the maps and the discs' nominal
+    radii (N,), hole shares (N,) and `hold` (N,) bool or None."""
+
+    frame_bgr: np.ndarray
+    maps: BoardMaps
+    r_nom: np.ndarray
+    min_rise: float
+    plan: _Plan
+    hole_frac: np.ndarray
+    hold: np.ndarray | None
+
+    def round(self, xy: np.ndarray, rows: np.ndarray | slice = slice(None)) -> tuple[np.ndarray, ...]:
+        """`_iterate` for the discs `rows` from centres `xy` (of those rows)."""
+        hold = None if self.hold is None else self.hold[rows]
+        return _iterate(
+            self.frame_bgr, self.maps, xy, self.r_nom[rows], self.min_rise, self.plan, self.hole_frac[rows], hold
+        )
+
+    def rounds(self, xy: np.ndarray, rounds: int, settled_mm: float) -> tuple[np.ndarray, ...]:
+        """Up to `rounds` rounds, each starting where the last one ended, for the discs the last
+        round still moved by `settled_mm` or more (of those `hold` marks, if given) -> the last
+        round's outputs per disc."""
+        out = self.round(xy)
+        for _round in range(rounds - 1):
+            again = np.nonzero((out[-1] >= settled_mm) & (True if self.hold is None else self.hold))[0]
+            if len(again) == 0:
+                break
+            for whole, part in zip(out, self.round(out[0][again], again), strict=True):
+                whole[again] = part
+        return out
+
+
+def _fit_held(dev: np.ndarray, weight: np.ndarray, plan: _Plan) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted LSQ of the edges' deviations (N, M) from the nominal radius, r - R = dx cos +
+    dy sin per disc -> (shift (N, 2), residual (N, M))."""
+    A = plan.design[:, 1:]
+    ata = (weight @ plan.design_outer).reshape(-1, 3, 3)[:, 1:, 1:] + _RIDGE2
+    atb = (weight * dev) @ A
+    sol = np.linalg.solve(ata, atb[..., None])[..., 0]
+    return sol, dev - sol @ A.T
 
 
 def _stretch(res: np.ndarray, weight: np.ndarray, plan: _Plan) -> np.ndarray:
@@ -356,6 +436,7 @@ def refine_discs(
     board_lab: np.ndarray | None = None,
     tag: np.ndarray | None = None,
     screen: bool = True,
+    hold: np.ndarray | None = None,
 ) -> RefineResult:
     """Refine candidate centres (N, 2) board mm with nominal radii (N,) mm; see module doc.
 
@@ -363,7 +444,9 @@ def refine_discs(
     frame), then a full-resolution round only for candidates whose first round found an
     outline on at least `min_support` of the rays in 5 of 8 octants. `tag` (N,) bool is
     carried through to the surviving candidates. `screen=False` skips the first round (for
-    candidates already known to be discs, e.g. foreground blobs of the video path).
+    candidates already known to be discs, e.g. foreground blobs of the video path). `hold` (N,)
+    bool marks the candidates the fine round may hold to their nominal radius (see `_iterate`);
+    with it, the candidates that round moved by `_AGAIN_MM` or more get a second one.
     """
     xy = np.asarray(xy_mm, dtype=np.float64).copy()
     r_nom = np.asarray(r_mm, dtype=np.float64)
@@ -373,7 +456,7 @@ def refine_discs(
     elif board_lab is not None:
         xy, weight, misfit = _screen_on_board(board_lab, maps, xy, r_nom, min_rise, hole_frac)
     else:
-        xy, _, _, _, _, weight, _, _, _ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
+        xy, _, _, _, _, weight, *_ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
         misfit = np.zeros(len(xy))
     octants = (weight > 0).reshape(len(xy), 8, _SCREEN.n_rays // 8).any(axis=2).sum(axis=1)
     alive = np.nonzero((weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4))[0]
@@ -383,7 +466,12 @@ def refine_discs(
     if len(alive) == 0:
         return _empty()
     p = _FINE if screen else _QUICK
-    return _result(_iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac), p, hole_frac, tags)
+    if hold is None:
+        return _result(_iterate(frame_bgr, maps, xy, r_nom, min_rise, p, hole_frac), p, hole_frac, tags)
+    # (a fit held to its size, or one drawn off by its neighbours, may need a second look)
+    held = np.asarray(hold, bool)[alive]
+    out = _Look(frame_bgr, maps, r_nom, min_rise, p, hole_frac, held).rounds(xy, 2, _AGAIN_MM)
+    return _result(out, p, hole_frac, tags)
 
 
 def refit_discs(
@@ -407,15 +495,8 @@ def refit_discs(
     hole_frac = _hole_fraction(r_nom, hole_mm)
     if len(xy) == 0:
         return _empty()
-    out = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _FINE, hole_frac)
-    for _round in range(rounds - 1):
-        again = np.nonzero(out[-1] >= settled_mm)[0]
-        if len(again) == 0:
-            break
-        more = _iterate(frame_bgr, maps, out[0][again], r_nom[again], min_rise, _FINE, hole_frac[again])
-        for whole, part in zip(out, more, strict=True):
-            whole[again] = part
-    return _outline(out, _FINE)
+    look = _Look(frame_bgr, maps, r_nom, min_rise, _FINE, hole_frac, None)
+    return _outline(look.rounds(xy, rounds, settled_mm), _FINE)
 
 
 def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
@@ -426,17 +507,23 @@ def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
 
 def _empty() -> RefineResult:
     z, z3 = np.zeros(0), np.zeros((0, 3))
-    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z, z, z, z, z3, z3, z3, z, z, np.zeros(0, bool))
+    z8 = np.zeros((0, 8), bool)
+    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z, z8, z, z, z, z3, z3, z3, z, z, np.zeros(0, bool))
 
 
 def _outline(rounds: tuple[np.ndarray, ...], p: _Plan) -> Outline:
     """The `Outline` of a last `_iterate` round (its outputs `rounds`) with plan `p`."""
-    xy, radius, _, rise, face, weight, clear, stretch, moved = rounds
+    xy, radius, _, rise, face, weight, clear_rays, stretch, moved = rounds
     support = weight.mean(axis=1)
+    clear = clear_rays.mean(axis=1)
     contrast = (rise * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1.0)
-    octants = (weight > 0).reshape(len(xy), 8, p.n_rays // 8).any(axis=2).sum(axis=1)
+
+    def octants(rays: np.ndarray) -> np.ndarray:
+        return np.asarray((rays > 0).reshape(len(xy), 8, p.n_rays // 8).any(axis=2))
+
     face = (face / _LAB_WEIGHT).astype(np.float64)  # Lab again
-    return Outline(xy, radius, face, support, contrast, octants, clear, stretch, moved)
+    coverage = octants(weight).sum(axis=1)
+    return Outline(xy, radius, face, support, contrast, coverage, octants(clear_rays), clear, stretch, moved)
 
 
 def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tags: np.ndarray) -> RefineResult:

@@ -63,7 +63,9 @@ class DetectorConfig:
         plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
             face on at least this fraction of the rays (two printed lines one diameter apart
             darken two arcs only), or an engraved inner ring on at least `groove_min` of them
-            (a man's; a printed line crosses only a few rays inside a disc).
+            (a man's; a printed line crosses only a few rays inside a disc), or an outline on at
+            least `plain_max_support` of the rays (the print's lines give it on few; a light man
+            packed among others, his rim partly hidden by theirs, on most).
         ringed_min_rim, ringed_min_score, ringed_min_support: a candidate with a rim darker
             than its face on at least `ringed_min_rim` of the rays needs only `ringed_min_score`
             and an outline on `ringed_min_support` of the rays (a light man on a light surface:
@@ -110,6 +112,7 @@ class DetectorConfig:
     faint_min_rim: float = 0.7
     mouth_min_clear: float = 0.4
     plain_max_rim: float = 0.85
+    plain_max_support: float = 0.7
     groove_min: float = 0.7
     hand_min_area_mm2: float = 4000.0
     hand_min_contact_mm: float = 45.0

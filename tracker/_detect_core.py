@@ -45,6 +45,10 @@ _FAINT_RANK = 0.8
 _PLAIN_LAB = 18.0
 # ... and such a coin's outline crosses the print on at most this share of it (a line under it)
 _CAMO_MAX_ON_PRINT = 0.3
+# neighbours in a row touch or nearly (centres this many man radii apart)
+_ROW_GAP = (1.7, 2.5)
+# ... and their fitted radii are within this share of a man's
+_ROW_SIZE = 0.3
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
 _UNBLUR = 1.5
 # hands are looked for this far round what changed and the hands seen last (a disc they come to
@@ -251,13 +255,16 @@ class DetectorCore:
         video: bool,
         hands: np.ndarray | None = None,
         hold: bool = False,
+        rows: np.ndarray | None = None,
     ) -> Found:
         """Steps 3-6 shared by both paths: refine, classify, clean up, occlusion.
 
         `board_lab` (Lab board image): given, every candidate gets a screening round in it;
         None, it is computed here only if needed. `check_printed` (N,) marks the candidates
         held to the still path's checks (all of them unless `video`); `fg` None: no occluder;
-        `hold`: a fit may hold a man to his size (see `_holdable`).
+        `hold`: a fit may hold a man to his size (see `_holdable`); `rows` (N,) bool: the
+        candidates that may be men in a row against a cushion (see `_in_row`; None: all of them
+        if `hold`, none otherwise).
         """
         cfg, geom = self.config, self.geom
         # video path: candidates are foreground blobs (checked again in `_on_foreground`), so a
@@ -265,7 +272,14 @@ class DetectorCore:
         # 3. refine in the original frame
         hole0 = self._hole_radius(r0)
         held = self._holdable(xy0, r0, hands) if hold else None
-        ref = self._refine(frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video, hold=held)
+        # (in play, a man in a row is looked for only where one was: beside the striker or a hand
+        # the cushion's edge and a neighbour's rim make a row's end)
+        if rows is None:
+            rows = np.full(len(r0), hold)
+        rows = rows & (r0 < geom.striker_r) & self.board.rows_at_rails
+        ref = self._refine(
+            frame_bgr, board_bgr, board_lab, xy0, r0, hole0, check_printed, video=video, hold=held, rows=rows
+        )
         # 4. classify: striker by size, coins by colour
         # (an outline a finger touches is out of round too, and the striker the fingers hold by
         # the base line is no blurred coin: no correction within a disc's reach of a hand)
@@ -274,6 +288,11 @@ class DetectorCore:
             stretch = np.where(self._near_hands(ref.xy_mm, hands), 0.0, stretch)
         kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab, stretch)
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
+        # (a man in a row against the cushion: the cushion's edge draws his outline out a little)
+        in_row = self._in_row(ref, kind, self._near(ref.xy_mm, xy0[rows]) & (nominal == geom.man_r)
+                              & (kind != DiscKind.QUEEN) & (np.abs(ref.radius_mm - nominal) < _ROW_SIZE * nominal),
+                              known=not hold)
+        size_ok |= in_row
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
         # 5. clean up
         # (a candidate where the background was only filled in may be a printed mark: strict)
@@ -285,6 +304,7 @@ class DetectorCore:
         min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
         surface_coloured = lab_dist(ref.face_lab, app.surface_lab) < _PLAIN_LAB
         camouflaged = self._camouflaged(ref, surface_coloured & (kind == DiscKind.WHITE) & size_ok)
+        camouflaged |= in_row
         keep = ((ref.support >= min_support) & (score >= min_score) | camouflaged) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too, and
@@ -369,6 +389,40 @@ class DetectorCore:
             out[rows] = self.geom.on_print(ref.xy_mm[rows], ref.radius_mm[rows]) <= _CAMO_MAX_ON_PRINT
         return np.asarray(out)
 
+    def _near(self, xy_mm: np.ndarray, to_mm: np.ndarray) -> np.ndarray:
+        """(N,) bool: the centres (N, 2) mm within half a man's radius of one of `to_mm` (M, 2)."""
+        if len(to_mm) == 0 or len(xy_mm) == 0:
+            return np.zeros(len(xy_mm), bool)
+        d = np.hypot(*(xy_mm[:, None, :] - to_mm[None, :, :]).transpose(2, 0, 1))
+        return np.asarray(d.min(axis=1) <= 0.5 * self.geom.man_r)
+
+    def _in_row(self, ref: RefineResult, kind: np.ndarray, candidate: np.ndarray, *, known: bool) -> np.ndarray:
+        """(N,) bool: men (`candidate`) set in a row against a cushion, in a game whose men start
+        so (`BoardSpec.rows_at_rails`: korona), kept on an outline on `row_min_support` of the rays
+        in 5 octants with a neighbour of their kind so found beside them, three or more in a row
+        (one player's set): touching men hide each other's rims and faces' edges, and the cushion
+        hides more (a dark man's edge against a dark cushion, a light man's rim). `known`: the
+        candidates are men seen there before (in play): no neighbours needed."""
+        cfg, geom = self.config, self.geom
+        if not self.board.rows_at_rails:
+            return np.zeros(len(candidate), bool)
+        row = candidate & (ref.coverage >= 5) & (ref.support >= cfg.row_min_support)
+        if row.any():
+            row[row] = geom.against_cushion(ref.xy_mm[row], ref.radius_mm[row]) & ~geom.near_pocket(ref.xy_mm[row])
+        at = np.flatnonzero(row)
+        if known or len(at) < 2:
+            return row if known else np.zeros(len(candidate), bool)
+            return np.zeros(len(candidate), bool)
+        d = ref.xy_mm[None, at] - ref.xy_mm[at, None]
+        gap = np.hypot(d[..., 0], d[..., 1]) / geom.man_r
+        beside = (gap >= _ROW_GAP[0]) & (gap <= _ROW_GAP[1]) & (kind[at, None] == kind[None, at])
+        # three in a row at least: a middle man with a neighbour on either side, or one beside a
+        # middle man (a pair is the grain of the wood by the cushion as often)
+        ahead = np.where(np.abs(d[..., 0]) >= np.abs(d[..., 1]), d[..., 0], d[..., 1]) > 0
+        middle = (beside & ahead).any(axis=1) & (beside & ~ahead).any(axis=1)
+        row[at] = middle | (beside & middle[None, :]).any(axis=1)
+        return row
+
     def _classify(
         self, app: Appearance, radius_mm: np.ndarray, face_lab: np.ndarray, stretch_mm: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -427,12 +481,16 @@ class DetectorCore:
         *,
         video: bool,
         hold: np.ndarray | None = None,
+        rows: np.ndarray | None = None,
     ) -> RefineResult:
         """Refine all candidates; on the video path only the `strict` ones get the screening
         round (in the Lab board image), the foreground blobs go straight to the fine round.
         `hold` (N,) bool: the candidates the still path may hold to their size (see
-        `refine_discs`)."""
+        `refine_discs`); `rows` (N,) bool: the candidates that may be men in a row (see
+        `_finish`)."""
         cfg = self.config
+        # (men in a row against a cushion show too little of their outline in the board image)
+        unscreened = np.zeros(len(r0), bool) if rows is None else rows & self.geom.against_cushion(xy0, r0)
 
         def run(sel: np.ndarray, lab: np.ndarray | None, hold: np.ndarray | None) -> RefineResult:
             return refine_discs(
@@ -447,6 +505,7 @@ class DetectorCore:
                 tag=strict[sel],
                 screen=lab is not None,
                 hold=hold,
+                unscreened=unscreened[sel],
             )
 
         if not video:

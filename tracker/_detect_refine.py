@@ -437,6 +437,7 @@ def refine_discs(
     tag: np.ndarray | None = None,
     screen: bool = True,
     hold: np.ndarray | None = None,
+    unscreened: np.ndarray | None = None,
 ) -> RefineResult:
     """Refine candidate centres (N, 2) board mm with nominal radii (N,) mm; see module doc.
 
@@ -444,9 +445,11 @@ def refine_discs(
     frame), then a full-resolution round only for candidates whose first round found an
     outline on at least `min_support` of the rays in 5 of 8 octants. `tag` (N,) bool is
     carried through to the surviving candidates. `screen=False` skips the first round (for
-    candidates already known to be discs, e.g. foreground blobs of the video path). `hold` (N,)
-    bool marks the candidates the fine round may hold to their nominal radius (see `_iterate`);
-    with it, the candidates that round moved by `_AGAIN_MM` or more get a second one.
+    candidates already known to be discs, e.g. foreground blobs of the video path);
+    `unscreened` (N,) bool marks candidates that go on to the full round from where they were
+    whatever the first round found (ranked as barely passing it). `hold` (N,) bool marks the
+    candidates the fine round may hold to their nominal radius (see `_iterate`); with it, the
+    candidates that round moved by `_AGAIN_MM` or more get a second one.
     """
     xy = np.asarray(xy_mm, dtype=np.float64).copy()
     r_nom = np.asarray(r_mm, dtype=np.float64)
@@ -459,7 +462,14 @@ def refine_discs(
         xy, _, _, _, _, weight, *_ = _iterate(frame_bgr, maps, xy, r_nom, min_rise, _SCREEN, hole_frac)
         misfit = np.zeros(len(xy))
     octants = (weight > 0).reshape(len(xy), 8, _SCREEN.n_rays // 8).any(axis=2).sum(axis=1)
-    alive = np.nonzero((weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4))[0]
+    passed = (weight.mean(axis=1) >= 0.8 * min_support) & (octants >= 4)
+    if unscreened is not None and screen:
+        free = np.asarray(unscreened, bool) & ~passed
+        xy[free] = np.asarray(xy_mm, dtype=np.float64)[free]
+        weight[free] = 0.8 * min_support
+        misfit[free] = 0.0
+        passed |= free
+    alive = np.nonzero(passed)[0]
     alive = alive[_unique(xy[alive], weight[alive].mean(axis=1) - misfit[alive], 0.5 * float(r_nom.min(initial=1.0)))]
     tags = (np.ones(len(r_nom), bool) if tag is None else np.asarray(tag, bool))[alive]
     xy, r_nom, hole_frac = xy[alive], r_nom[alive], hole_frac[alive]

@@ -75,6 +75,10 @@ class DetectorConfig:
             surface's colour is kept, whatever its contrast, with an outline on
             `camo_min_support` of the rays in 6 of 8 octants and a rim darker than its face on
             `camo_min_rim` of them.
+        row_min_support: in a game whose men start in rows against the rails
+            (`BoardSpec.rows_at_rails`: korona), a man in such a row needs only an outline on
+            this fraction of the rays in 5 octants, with men of his kind so found beside him,
+            three or more in a row.
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).
         bg_alpha: running-average rate of the background.
         bg_update_every: update the background every this many frames.
@@ -129,6 +133,7 @@ class DetectorConfig:
     ringed_min_support: float = 0.45
     camo_min_support: float = 0.55
     camo_min_rim: float = 0.6
+    row_min_support: float = 0.33
     bg_min_diff: float = 14.0
     bg_alpha: float = 0.05
     bg_update_every: int = 4

@@ -96,6 +96,7 @@ class VideoPath(DetectorCore):
             unknown,
             fg if blobs.has_large and change is None else None,
             video=True,
+            rows=np.arange(len(r0)) >= len(blobs.r_mm),
         )
         found = on_foreground(found, diff, thresh, self.maps)
         if change is not None:

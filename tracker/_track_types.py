@@ -27,6 +27,9 @@ class TrackerConfig:
         miss_cost_mm: cost of leaving a live coin track without a detection, in mm of distance (it
             takes a detection up to about this far from its prediction rather than none; the
             striker's miss cost is its whole gate).
+        rest_taken_mm: extra cost (mm of distance) of a track at rest taking a detection where
+            another track was lost at rest (within `base_gate_mm`): that disc is back (a row of
+            men at rest with one of them unseen shifted their identities one place along it).
         revive_gate_mm: a dormant (hidden) track is taken up again by a detection this close to where it was.
         striker_revive_score: a striker is taken up far from where it is expected (a dormant one: anywhere)
             only by a striker detection this sure.
@@ -48,6 +51,7 @@ class TrackerConfig:
     hit_speed_mm_s: float = 1500.0
     start_stretch: float = 3.0
     miss_cost_mm: float = 110.0
+    rest_taken_mm: float = 40.0
     revive_gate_mm: float = 45.0
     striker_revive_score: float = 0.6
     coast_frames: int = 4
@@ -68,6 +72,7 @@ class TrackerConfig:
             "hit_speed_mm_s": (self.hit_speed_mm_s, 0.0, 50000.0),
             "start_stretch": (self.start_stretch, 1.0, 20.0),
             "miss_cost_mm": (self.miss_cost_mm, 1.0, 5000.0),
+            "rest_taken_mm": (self.rest_taken_mm, 0.0, 1000.0),
             "revive_gate_mm": (self.revive_gate_mm, 1.0, 500.0),
             "striker_revive_score": (self.striker_revive_score, 0.0, 1.0),
             "coast_frames": (self.coast_frames, 0, 100),

@@ -88,6 +88,8 @@ class BoardSpec:
     arrow_start_from_pocket_mm: float
     rail_zone_depth_mm: float
     rail_zone_length_mm: float
+    # the men start in rows against the rails (korona §19), not in the centre
+    rows_at_rails: bool = False
 
     @property
     def half_mm(self) -> float:
@@ -212,6 +214,7 @@ def load_board(game: str | Game) -> BoardSpec:
         pocket_no_return_mm=p["no_return_mm"],
         rail_zone_depth_mm=z["depth_mm"],
         rail_zone_length_mm=z["length_mm"],
+        rows_at_rails=bool(d.get("setup", {}).get("rows_at_rails", False)),
         **{k: m[k] for k in (
             "base_line_length_mm", "base_line_outer_from_edge_mm", "base_line_gap_mm",
             "base_circle_diameter_mm", "centre_circle_diameter_mm", "outer_circle_diameter_mm",

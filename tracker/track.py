@@ -256,6 +256,17 @@ class Tracker:
         # then), the more the longer the track went unseen (a black lost at a 30 fps break was continued by
         # a white disc that reappeared nearby four frames later, issue 4)
         cost = seg + np.where(allowed, penalty * (1.0 + np.maximum(sub.missed, 0))[:, None], 0.0)
+        # a disc at rest does not take the place where another was lost at rest: that one is back (a
+        # row of men, one unseen for a frame: he took the detection of one lost further along, and
+        # untangling the crossing paths shifted every identity between one place along the row,
+        # korona seed 1001). Not where one was seen last frame: a pack broken, its discs fly into
+        # each other's places (carrom seed 1006 at 30 fps)
+        lost = (st.missed > cfg.coast_frames) & (np.hypot(st.vel[:, 0], st.vel[:, 1]) < rest_speed)
+        if at_rest.any() and lost.any():
+            back = np.asarray((point_distance(z, st.xy[lost]) <= cfg.base_gate_mm).any(axis=0))
+            # (not at its own place: a dormant double of it may rest there too)
+            taken = at_rest[:, None] & (dist > cfg.base_gate_mm) & back[None, :]
+            cost = cost + np.where(taken, cfg.rest_taken_mm, 0.0)
         if not sub.confirmed.all():  # (adding 0.0 changes nothing: skipped when every track is confirmed)
             cost = cost + np.where(sub.confirmed, 0.0, cfg.base_gate_mm)[:, None]
         # a track not seen for a few frames is less sure of where it is than one seen just now (a disc

@@ -217,6 +217,25 @@ def test_korona_light_disc_is_found(seed: int, xy_mm: tuple[float, float]) -> No
     _white_found("korona", seed, "clean", "scatter", xy_mm)
 
 
+# issue #7: korona's men start touching, in a row against each rail (§19); the cushion and the
+# neighbours hide most of each man's outline, the light men's rims too
+@pytest.mark.parametrize(("seed", "level"), [(66, "clean"), (205, "normal"), (278, "hard")])
+def test_korona_rows_against_the_rails_are_found(seed: int, level: str) -> None:
+    img, truth = fixtures_render.render_still("korona", seed, level=level, layout="break")
+    calib = find_board(img, game="korona")
+    assert calib
+    on_board = [d for d in truth["discs"] if d["where"] == "board"]
+    xy = np.array([[d["x_mm"], d["y_mm"]] for d in on_board])
+    men = np.array([d["kind"] in ("white", "black") for d in on_board])
+    assert (np.abs(xy[men]).max(axis=1) > 420.0).sum() == 16  # two rows of eight against the rails
+    discs = Detector(calib).detect(img).discs
+    di, ti = bench.match_discs(discs.xy_board, xy, 5.0)
+    assert men[ti].sum() == men.sum()  # every man found ...
+    assert len(di) == len(discs)  # ... and nothing that is not there
+    want = {"white": 0, "black": 1, "striker": 3}
+    assert [int(discs.kind[i]) for i in di] == [want[on_board[j]["kind"]] for j in ti]
+
+
 def _render_discs(game: str, seed: int, level: str, kinds: list[int], xy_mm: list[tuple[float, float]]) -> np.ndarray:
     """A rendered still of the board of seed `seed` (camera and look as `render_still` draws them)
     with just these discs on it."""

@@ -36,11 +36,13 @@ def test_carrom_markings_follow_icf() -> None:
     assert b.centre_circle_diameter_mm == 31.8
     assert b.outer_circle_diameter_mm == 170.0
     assert b.rail_zone_depth_mm == 0.0
+    assert not b.rows_at_rails  # the men start in the centre
 
 
 def test_korona_has_rail_zones() -> None:
     b = load_board("korona")
     assert b.rail_zone_depth_mm > 0 and b.rail_zone_length_mm < b.size_mm
+    assert b.rows_at_rails  # §19: the men start in rows against the rails
 
 
 @pytest.mark.parametrize(

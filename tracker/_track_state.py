@@ -31,6 +31,7 @@ class Motion(NamedTuple):
     missed: np.ndarray
     confirmed: np.ndarray
     votes: np.ndarray
+    hits: np.ndarray
 
 
 @dataclass(slots=True)
@@ -94,10 +95,10 @@ class TrackArrays:
         """The arrays the association reads, of `rows` (copies) or of every track (the arrays themselves)."""
         if rows is None:
             return Motion(self.xy, self.vel, self.last_t, self.prev_speed, self.kind, self.share, self.missed,
-                          self.confirmed, self.votes)
+                          self.confirmed, self.votes, self.hits)
         return Motion(self.xy.take(rows, axis=0), self.vel.take(rows, axis=0), self.last_t[rows], self.prev_speed[rows],
                       self.kind[rows], self.share[rows], self.missed[rows], self.confirmed[rows],
-                      self.votes.take(rows, axis=0))
+                      self.votes.take(rows, axis=0), self.hits[rows])
 
     def append(self, other: TrackArrays) -> TrackArrays:
         return TrackArrays(*[np.concatenate([getattr(self, name), getattr(other, name)]) for name in _NAMES])

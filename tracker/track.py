@@ -303,7 +303,7 @@ class Tracker:
         if (striker & sub.confirmed).any():
             striker &= sub.confirmed
         elif striker.any():
-            striker &= sub.confirmed | self._sure(sub.votes)
+            striker &= sub.confirmed | self._sure(sub.votes, sub.hits)
         s_rows = striker.nonzero()[0]
         if s_rows.size:
             # ... if it is sure: a hand or a false detection is now and then taken for a striker (issue 4)
@@ -340,9 +340,12 @@ class Tracker:
             return pred, pred
         return fold_at_cushions(xy, pred, self._lim, kind, lim_min=self._lim_min)
 
-    def _sure(self, votes: np.ndarray) -> np.ndarray:
-        """(M,) bool: tracks (by their (M, 4) kind `votes`) backed by a sure detection (not only doubtful ones)."""
-        return np.asarray(votes.max(axis=1) >= self.config.striker_revive_score + 0.05)
+    def _sure(self, votes: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        """(M,) bool: tracks (by their (M, 4) kind `votes` over `hits` sightings) seen surely, not only
+        doubtfully: the mean score behind their kind is high (two doubtful sightings of a man under
+        the fingers of a hand, read as a striker, are not one sure one; carrom seed 1045 at 30 fps:
+        that track took the real striker's detection half a board away and started the shot early)."""
+        return np.asarray(votes.max(axis=1) >= (self.config.striker_revive_score + 0.05) * np.maximum(hits, 1))
 
     def _hit_bound(self, xy: np.ndarray, speed: np.ndarray, dt: np.ndarray, floor: float) -> np.ndarray | None:
         """(M,) speed (mm/s) each track may reach by being hit by a faster disc close enough to reach it.
@@ -512,7 +515,7 @@ class Tracker:
             # the striker seen standing once, then struck (blurred out for a frame or two at 30 fps)
             striker = st.kind == _STRIKER
             if striker.any():
-                keep |= striker & self._sure(st.votes) & (st.missed <= cfg.coast_frames)
+                keep |= striker & self._sure(st.votes, st.hits) & (st.missed <= cfg.coast_frames)
         # one striker: a striker track not seen where a striker track was seen is a double of it
         keep &= ~striker_doubles(st, float(self.radius_mm[_STRIKER]), confidence=cfg.kind_confidence)
         if len(st) <= cfg.max_dormant:  # (never more dormant tracks than tracks)

@@ -429,3 +429,22 @@ def test_a_row_at_rest_keeps_its_identities_when_one_man_is_unseen(rule: bool) -
     last = dict(zip([k for k in range(8) if k != unseen], ids[-1], strict=True))
     kept = all(last[k] == first[k] for k in last)
     assert kept == rule, (first, last)
+
+
+def test_two_doubtful_striker_sightings_do_not_take_the_striker_far_off() -> None:
+    """Issue 4 (carrom seed 1045 at 30 fps): the striker is picked up where it came to rest and
+    carried to the base line under the hand; meanwhile a man half under another hand's fingers is
+    read twice as a doubtful striker. The striker seen again on the base line, half a board from
+    those sightings, is taken up by its own track, not by theirs."""
+    tr = Tracker(RADII)
+    striker, man = (-196.0, 314.0), (138.0, -310.0)
+    frames = [([striker, man], [3, 0], [0.9, 0.9])] * 30 + [([man], [0], [0.9])] * 38
+    frames += [([(129.0, -325.0)], [3], [0.38]), ([(130.0, -317.0)], [3], [0.42]), ([], [], [])]
+    frames += [([(3.0, 248.0), man], [3, 0], [0.9, 0.9])]
+    ids = []
+    for k, (xy, kinds, scores) in enumerate(frames):
+        a = np.array(xy, np.float32).reshape(-1, 2)
+        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
+                               np.array(scores, np.float32), xy_board=a, t_s=k / 30)
+        ids.append(tr.update(dets).det_track_id.tolist())
+    assert ids[-1] == ids[0], ids

@@ -16,7 +16,7 @@ from calibration.model import BoardCalibration
 from calibration.rectify import BoardMaps, build_board_maps
 from tracker._detect_bg import BackgroundModel
 from tracker._detect_board import BoardGeometry, build_geometry, near_marking, surface_lab_from
-from tracker._detect_change import ReuseState
+from tracker._detect_change import ReuseState, unexplained
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
 from tracker._detect_region import Box, StillPlanes, bounding, box_rect, in_mask, near_mask
@@ -289,9 +289,9 @@ class DetectorCore:
         kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab, stretch)
         size_ok = np.abs(ref.radius_mm - nominal) < 0.2 * nominal
         # (a man in a row against the cushion: the cushion's edge draws his outline out a little)
-        in_row = self._in_row(ref, kind, self._near(ref.xy_mm, xy0[rows]) & (nominal == geom.man_r)
-                              & (kind != DiscKind.QUEEN) & (np.abs(ref.radius_mm - nominal) < _ROW_SIZE * nominal),
-                              known=not hold)
+        row_men = ~unexplained(ref.xy_mm, xy0[rows], 0.5 * geom.man_r) & (nominal == geom.man_r)
+        row_men &= (kind != DiscKind.QUEEN) & (np.abs(ref.radius_mm - nominal) < _ROW_SIZE * nominal)
+        in_row = self._in_row(ref, kind, row_men, known=not hold)
         size_ok |= in_row
         score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
         # 5. clean up
@@ -389,13 +389,6 @@ class DetectorCore:
             out[rows] = self.geom.on_print(ref.xy_mm[rows], ref.radius_mm[rows]) <= _CAMO_MAX_ON_PRINT
         return np.asarray(out)
 
-    def _near(self, xy_mm: np.ndarray, to_mm: np.ndarray) -> np.ndarray:
-        """(N,) bool: the centres (N, 2) mm within half a man's radius of one of `to_mm` (M, 2)."""
-        if len(to_mm) == 0 or len(xy_mm) == 0:
-            return np.zeros(len(xy_mm), bool)
-        d = np.hypot(*(xy_mm[:, None, :] - to_mm[None, :, :]).transpose(2, 0, 1))
-        return np.asarray(d.min(axis=1) <= 0.5 * self.geom.man_r)
-
     def _in_row(self, ref: RefineResult, kind: np.ndarray, candidate: np.ndarray, *, known: bool) -> np.ndarray:
         """(N,) bool: men (`candidate`) set in a row against a cushion, in a game whose men start
         so (`BoardSpec.rows_at_rails`: korona), kept on an outline on `row_min_support` of the rays
@@ -410,8 +403,9 @@ class DetectorCore:
         if row.any():
             row[row] = geom.against_cushion(ref.xy_mm[row], ref.radius_mm[row]) & ~geom.near_pocket(ref.xy_mm[row])
         at = np.flatnonzero(row)
-        if known or len(at) < 2:
-            return row if known else np.zeros(len(candidate), bool)
+        if known:
+            return row
+        if len(at) < 2:
             return np.zeros(len(candidate), bool)
         d = ref.xy_mm[None, at] - ref.xy_mm[at, None]
         gap = np.hypot(d[..., 0], d[..., 1]) / geom.man_r

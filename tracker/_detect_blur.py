@@ -73,16 +73,20 @@ def blur_blobs(
         >>> b.uv_px.round().tolist(), b.half_width_px.round().tolist()
         ([[27.0, 30.0]], [9.0])
     """
+    none = Blobs(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 3)))
+    r_lo, r_hi = radii_px
     mask = cv2.bitwise_and(fg, cv2.bitwise_not(exclude))
+    # (a blob has `min_changed` of its 0.6 pi r_lo^2 pixels or more in the change: without
+    # that many changed ones in all, there is none)
+    if cv2.countNonZero(cv2.bitwise_and(mask, change)) < min_changed * 0.6 * np.pi * r_lo**2:
+        return none
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN3)
     n, labels = cv2.connectedComponents(mask, connectivity=8, ltype=cv2.CV_16U)
-    none = Blobs(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 3)))
     if n <= 1:
         return none
     ys, xs = np.nonzero(labels)
     lab_of = labels[ys, xs].astype(np.intp)
     count = np.bincount(lab_of, minlength=n).astype(np.float64)
-    r_lo, r_hi = radii_px
     # (areas first: most blobs are specks or whole hands, and go before their moments are taken)
     area_ok = (count >= 0.6 * np.pi * r_lo**2) & (count <= np.pi * r_hi**2 * (1.0 + 4.0 * max_length / np.pi))
     area_ok[0] = False

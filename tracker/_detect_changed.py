@@ -17,7 +17,7 @@ from tracker._detect_blur import blur_blobs
 from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, touched_discs, unexplained
 from tracker._detect_core import DetectorCore
 from tracker._detect_follow import Followed, follow_discs, velocities
-from tracker._detect_region import Box, box_of_change, in_mask
+from tracker._detect_region import Box, box_of_change, box_rect, in_mask
 from tracker._detect_steps import above
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
@@ -32,6 +32,10 @@ _BLUR_FAR = 16
 
 class ChangeDriven(DetectorCore):
     """The change-driven still path's steps of `tracker.detect.Detector`."""
+
+    # (x0, y0, x1, y1) px of the board image where discs were followed this frame and the still
+    # path's planes are not yet brought up to date (see `_refresh`)
+    _stale: tuple[int, int, int, int] | None = None
 
     @functools.cached_property
     def _no_blur(self) -> np.ndarray:
@@ -135,13 +139,16 @@ class ChangeDriven(DetectorCore):
             change = cv2.bitwise_and(change, cv2.bitwise_not(self._unexplained(before, followed, touched)))
             if not change.any():
                 # all of the change was discs rolling on: no occluder came or went
+                self._refresh(board_bgr)
                 return self._last, None
         last = self._last
         grow, pad = geom.man_r * scale, (geom.striker_r + 4.0) * scale
         boxes = box_of_change(change, last.xy_mm, last.nominal, self.maps, grow_px=grow, pad_px=pad)
         if boxes is None:
+            self._refresh(board_bgr)
             return last, None
         mask, box = boxes
+        self._refresh(board_bgr, box)
         self._redone = mask if done is None else cv2.bitwise_or(mask, done)
         new = self._detect_still(frame_bgr, board_bgr, boxes)
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
@@ -202,10 +209,23 @@ class ChangeDriven(DetectorCore):
             return None
         self._last = followed.apply(last)
         x, y, w, h = cv2.boundingRect(followed.explained)
-        box = (slice(y, y + h), slice(x, x + w))
-        self._planes.update_lab(board_bgr, box)
-        self._planes.update_far(app.surface_lab, cfg.occlusion_far, box)
+        self._stale = (x, y, x + w, y + h)
         return followed
+
+    def _refresh(self, board_bgr: np.ndarray, box: Box | None = None) -> None:
+        """Bring the still path's planes up to date where the followed discs were and are
+        (`_stale`), unless the still path is about to, in `box`."""
+        stale, self._stale = self._stale, None
+        if stale is None or self.appearance is None:
+            return
+        x0, y0, x1, y1 = stale
+        if box is not None:
+            bx0, by0, bx1, by1 = box_rect(box, self.geom.shape)
+            if bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
+                return
+        part = (slice(y0, y1), slice(x0, x1))
+        self._planes.update_lab(board_bgr, part)
+        self._planes.update_far(self.appearance.surface_lab, self.config.occlusion_far, part)
 
     def _with_blurred(self, found: Found, change: np.ndarray, box: Box) -> Found:
         """`found` and the discs in the change (inside `box`) too blurred by their motion for an

@@ -124,7 +124,8 @@ class DetectorCore:
         # a hand or arm reaching in: its knuckles and fingertips look like discs, so a disc on it
         # must show a clear outline nearly all round (a hand comes in over the edge: while there
         # is none, only a change that reaches the edge can bring one)
-        if boxes is None or self._hands.any() or geom.surface_rim[outer].any():
+        at_edge = boxes is not None and cv2.countNonZero(cv2.bitwise_and(geom.surface_rim[outer], boxes[0][outer]))
+        if boxes is None or self._hands.any() or at_edge:
             self._hands = self._reaching_in(planes, whole=boxes is None)
         # (over the whole board a man may be held to his size; the change-driven boxes hold discs
         # in motion, blurred out of round, and the hands that move them)

@@ -17,6 +17,7 @@ from tracker._detect_blur import blur_blobs
 from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_found, touched_discs, unexplained
 from tracker._detect_core import DetectorCore
 from tracker._detect_follow import Followed, follow_discs, velocities
+from tracker._detect_mosaic import split_box
 from tracker._detect_region import Box, box_of_change, box_rect, in_mask
 from tracker._detect_steps import above
 from tracker._detect_types import Detection, Found
@@ -150,7 +151,7 @@ class ChangeDriven(DetectorCore):
         mask, box = boxes
         self._refresh(board_bgr, box)
         self._redone = mask if done is None else cv2.bitwise_or(mask, done)
-        new = self._detect_still(frame_bgr, board_bgr, boxes)
+        new = self._detect_still(frame_bgr, board_bgr, boxes, split_box(mask, box, pad))
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
         redo = in_mask(last.xy_mm, mask, self.maps)
         found = merge_found(last.select(~redo), new, self._no_occlusion)

@@ -5,6 +5,7 @@ every path ends with (refine, classify, clean up, occlusion, packaging); see `tr
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -17,6 +18,7 @@ from calibration.rectify import BoardMaps, build_board_maps
 from tracker._detect_bg import BackgroundModel
 from tracker._detect_board import BoardGeometry, build_geometry, near_marking, surface_lab_from
 from tracker._detect_change import ReuseState, unexplained
+from tracker._detect_mosaic import Mosaic
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
 from tracker._detect_region import Box, StillPlanes, bounding, box_rect, in_mask, near_mask
@@ -51,6 +53,8 @@ _ROW_GAP = (1.7, 2.5)
 _ROW_SIZE = 0.3
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
 _UNBLUR = 1.5
+# a neighbour in a pack: centres this many man radii apart at most (touching or nearly)
+_PACK_REACH = 2.3
 # hands are looked for this far round what changed and the hands seen last (a disc they come to
 # touch is taken into them), mm
 _HAND_PAD_MM = 40.0
@@ -99,27 +103,38 @@ class DetectorCore:
         self._debug: dict[str, Any] | None = None  # set to {} to keep intermediate arrays
 
     def _detect_still(
-        self, frame_bgr: np.ndarray, board_bgr: np.ndarray, boxes: tuple[np.ndarray, Box] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        board_bgr: np.ndarray,
+        boxes: tuple[np.ndarray, Box] | None = None,
+        parts: list[Box] | None = None,
     ) -> Found:
         """Still-image path: candidates from circle votes on all colour edges; with `boxes`
         (redo mask, box; see `box_of_change`), only inside the box, centres on the mask (no
-        occlusion: the caller merges and computes it)."""
+        occlusion: the caller merges and computes it), and with `parts` of the box (see
+        `split_box`), only in those."""
         cfg, geom, planes = self.config, self.geom, self._planes
         outer = boxes[1] if boxes is not None else (slice(None), slice(None))
-        planes.update_lab(board_bgr, outer)
+        parts = [outer] if parts is None else parts
+        for part in parts:
+            planes.update_lab(board_bgr, part)
         app = self._appearance(planes.lab)
-        planes.update_far(app.surface_lab, cfg.occlusion_far, outer)
+        for part in parts:
+            planes.update_far(app.surface_lab, cfg.occlusion_far, part)
         # 2. candidates, one accumulator per disc size, strongest first, at most max_candidates
-        ys, xs, unit = edge_field(
-            planes.far[outer],
-            planes.lab[outer][..., 0].astype(np.float32),
-            min_mag=cfg.edge_min_mag,
-            weight=geom.vote_weight[outer],
-        )
-        valid = geom.centre_valid[outer]
-        if boxes is not None:
-            valid = valid & (boxes[0][outer] > 0)
-        xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
+        if boxes is not None and len(parts) > 1:
+            xy0, r0 = self._vote_in_parts(boxes[0], parts)
+        else:
+            ys, xs, unit = edge_field(
+                planes.far[outer],
+                planes.lab[outer][..., 0].astype(np.float32),
+                min_mag=cfg.edge_min_mag,
+                weight=geom.vote_weight[outer],
+            )
+            valid = geom.centre_valid[outer]
+            if boxes is not None:
+                valid = valid & (boxes[0][outer] > 0)
+            xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
         fg = planes.fg if boxes is None else None
         # a hand or arm reaching in: its knuckles and fingertips look like discs, so a disc on it
         # must show a clear outline nearly all round (a hand comes in over the edge: while there
@@ -204,11 +219,36 @@ class DetectorCore:
         r_px = 1.3 * self.geom.striker_r * self.config.px_per_mm
         return stamp_discs(self.geom.shape, self.maps.to_px(xy_mm), r_px)
 
+    def _vote_in_parts(self, redo: np.ndarray, parts: list[Box]) -> tuple[np.ndarray, np.ndarray]:
+        """`_vote` in the `parts` of the board image packed into one image (see `Mosaic`),
+        centres on the redo mask (`redo` (H, W) uint8)."""
+        geom, planes, scale = self.geom, self._planes, self.config.px_per_mm
+        # (no edge of one part votes for a centre in the next, nor makes a neighbour in a pack)
+        gap = int(np.ceil(max(max(geom.radii_mm) * scale + 3.0, _PACK_REACH * geom.man_r * scale))) + 1
+        mosaic = Mosaic.of(parts, geom.shape, gap)
+        inner = mosaic.inner()
+        ys, xs, unit = edge_field(
+            mosaic.stack(planes.far),
+            mosaic.stack(planes.lab[..., 0]).astype(np.float32),
+            min_mag=self.config.edge_min_mag,
+            weight=mosaic.stack(geom.vote_weight) * inner,
+        )
+        valid = mosaic.stack(geom.centre_valid) & (mosaic.stack(redo) > 0) & inner
+        return self._vote(ys, xs, unit, valid, place=mosaic.to_board)
+
     def _vote(
-        self, ys: np.ndarray, xs: np.ndarray, unit: np.ndarray, valid: np.ndarray, *, origin: tuple[int, int] = (0, 0)
+        self,
+        ys: np.ndarray,
+        xs: np.ndarray,
+        unit: np.ndarray,
+        valid: np.ndarray,
+        *,
+        origin: tuple[int, int] = (0, 0),
+        place: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Candidate centres (N, 2) board mm and nominal radii (N,) mm from edge votes in a part
-        of the board image the shape of `valid`, its corner at `origin` (x, y) px.
+        of the board image the shape of `valid`, its corner at `origin` (x, y) px (or its px
+        mapped to the board image's by `place`).
 
         The `max_candidates` strongest peaks of each size with `min_vote_frac` of an outline's
         votes; and weaker man-sized peaks (`pack_min_vote_frac`) in a pack, next to at least
@@ -235,12 +275,13 @@ class DetectorCore:
         weak = ~strong & (radii_mm[which] == geom.man_r)
         if weak.any() and strong.any():
             d = np.linalg.norm(uv[weak, None, :] - uv[None, strong, :], axis=2)
-            reach = 2.3 * geom.man_r * cfg.px_per_mm  # a neighbour's centre, touching or nearly
+            reach = _PACK_REACH * geom.man_r * cfg.px_per_mm
             weak[weak] = (d <= reach).sum(axis=1) >= cfg.pack_min_neighbours
         else:
             weak[:] = False
         keep = strong | weak
-        return self.maps.to_mm(uv[keep] + np.asarray(origin, np.float32)), radii_mm[which[keep]]
+        uv = uv[keep] + np.asarray(origin, np.float32) if place is None else place(uv[keep])
+        return self.maps.to_mm(uv), radii_mm[which[keep]]
 
     def _finish(
         self,

@@ -346,15 +346,17 @@ def _searches_over(det: Detector, xy_mm: np.ndarray) -> list[int]:
     search = det._detect_still
     uv = np.rint(det.maps.to_px(xy_mm)).astype(int)
 
-    def counted(frame: np.ndarray, board: np.ndarray, boxes: tuple | None = None) -> object:
+    def counted(frame: np.ndarray, board: np.ndarray, boxes: tuple | None = None, parts: list | None = None) -> object:
         if boxes is None:
             calls[0] += 1
         else:
-            rows, cols = boxes[1]
-            inside = (uv[:, 0] >= (cols.start or 0)) & (uv[:, 0] < (cols.stop or 10**6))
-            inside &= (uv[:, 1] >= (rows.start or 0)) & (uv[:, 1] < (rows.stop or 10**6))
+            inside = np.zeros(len(uv), bool)
+            for rows, cols in parts or [boxes[1]]:
+                inside |= (uv[:, 0] >= (cols.start or 0)) & (uv[:, 0] < (cols.stop or 10**6)) & (
+                    (uv[:, 1] >= (rows.start or 0)) & (uv[:, 1] < (rows.stop or 10**6))
+                )
             calls[0] += int(inside.any())
-        return search(frame, board, boxes)
+        return search(frame, board, boxes, parts)
 
     det._detect_still = counted  # type: ignore[method-assign]
     return calls

@@ -86,6 +86,11 @@ class BoardMaps:
             )
         x0, y0, x1, y1 = self.source
         part = frame_bgr[y0:y1, x0:x1]
+        if part.ndim == 3 and part.shape[2] == 3 and part.dtype == np.uint8:
+            # (remap interpolates four 8-bit channels twice as fast as three)
+            four = cv2.remap(cv2.cvtColor(part, cv2.COLOR_BGR2BGRA), self.map1, self.map2, cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+            return np.asarray(cv2.cvtColor(four, cv2.COLOR_BGRA2BGR))
         return cv2.remap(part, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def to_mm(self, uv: np.ndarray) -> np.ndarray:

@@ -149,9 +149,10 @@ class ChangeDriven(DetectorCore):
             self._refresh(board_bgr)
             return last, None
         mask, box = boxes
-        self._refresh(board_bgr, box)
+        parts = split_box(mask, box, pad)
+        self._refresh(board_bgr, parts)
         self._redone = mask if done is None else cv2.bitwise_or(mask, done)
-        new = self._detect_still(frame_bgr, board_bgr, boxes, split_box(mask, box, pad))
+        new = self._detect_still(frame_bgr, board_bgr, boxes, parts)
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
         redo = in_mask(last.xy_mm, mask, self.maps)
         found = merge_found(last.select(~redo), new, self._no_occlusion)
@@ -213,15 +214,15 @@ class ChangeDriven(DetectorCore):
         self._stale = (x, y, x + w, y + h)
         return followed
 
-    def _refresh(self, board_bgr: np.ndarray, box: Box | None = None) -> None:
+    def _refresh(self, board_bgr: np.ndarray, parts: list[Box] | None = None) -> None:
         """Bring the still path's planes up to date where the followed discs were and are
-        (`_stale`), unless the still path is about to, in `box`."""
+        (`_stale`), unless the still path is about to, in one of its `parts`."""
         stale, self._stale = self._stale, None
         if stale is None or self.appearance is None:
             return
         x0, y0, x1, y1 = stale
-        if box is not None:
-            bx0, by0, bx1, by1 = box_rect(box, self.geom.shape)
+        for part in parts or []:
+            bx0, by0, bx1, by1 = box_rect(part, self.geom.shape)
             if bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
                 return
         part = (slice(y0, y1), slice(x0, x1))

@@ -75,3 +75,23 @@ def test_still_path_in_parts_finds_what_the_box_finds() -> None:
     assert np.allclose(whole.xy_mm[order_w], packed.xy_mm[order_p], atol=1e-6)
     assert np.array_equal(whole.kind[order_w], packed.kind[order_p])
     assert np.allclose(whole.score[order_w], packed.score[order_p])
+
+
+def test_followed_discs_planes_are_refreshed_unless_a_part_holds_them() -> None:
+    """Where discs were followed, the still path's planes are brought up to date, once: by the
+    still path when one of its parts holds that place, else there and then."""
+    import cv2
+
+    first, second, _ = video.render_pair("carrom", 12, level="normal", layout="scatter")
+    det = Detector(find_board(first), config=DetectorConfig(reuse=True))
+    det.detect(first)
+    board = det.maps.rectify(second)
+    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
+    stale = (40, 50, 70, 90)  # (x0, y0, x1, y1)
+    rect = (slice(50, 90), slice(40, 70))
+    for parts, refreshed in (([(slice(0, 40), slice(0, 40))], True), ([(slice(45, 100), slice(30, 80))], False)):
+        det._planes.lab[rect] = 0
+        det._stale = stale
+        det._refresh(board, parts)
+        assert det._stale is None
+        assert np.array_equal(det._planes.lab[rect], lab[rect]) is refreshed

@@ -53,6 +53,12 @@ _ROW_GAP = (1.7, 2.5)
 _ROW_SIZE = 0.3
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
 _UNBLUR = 1.5
+# a disc's face differs from ray to ray by at most this (`RefineResult.asymmetry`, Lab units:
+# discs measured up to 14.3 on the synthetic suite and 12.5 on the real photos; circles round the
+# centre's printed arms, printed text and pocket nets 24-71)
+_MAX_ASYMMETRY = 20.0
+# ... when not drawn out by motion more than this (mm, the outline's second harmonic)
+_ASYM_MAX_STRETCH_MM = 1.5
 # a neighbour in a pack: centres this many man radii apart at most (touching or nearly)
 _PACK_REACH = 2.3
 # hands are looked for this far round what changed and the hands seen last (a disc they come to
@@ -368,6 +374,14 @@ class DetectorCore:
         if mouth.any():  # (the few that may be: the geometry only for them)
             mouth[mouth] = geom.in_mouth(ref.xy_mm[mouth], nominal[mouth])
         keep &= ~faint | ((ref.support >= cfg.faint_min_support) & (ref.rim >= cfg.faint_min_rim)) | camouflaged | mouth
+        # a face that differs from ray to ray is no disc's (a circle drawn round a print's arms,
+        # a pocket's net), unless its own motion or a hand may make it so; not on the video path,
+        # whose candidates are what changed from the background (no print), some fitted off their
+        # centre or in a hand's shadow
+        odd = (ref.asymmetry > _MAX_ASYMMETRY) & (ref.stretch < _ASYM_MAX_STRETCH_MM) & (not video)
+        if odd.any() and hands is not None and hands.any():
+            odd[odd] = ~self._near_hands(ref.xy_mm[odd], hands)
+        keep &= ~odd
         # where no print lies under its rays a disc shows a clear edge somewhere (a print's own
         # edges make the outline elsewhere: a gap between the base lines beside a base circle)
         strict = keep & ~lax

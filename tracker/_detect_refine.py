@@ -159,6 +159,11 @@ class RefineResult(Outline):
         groove: (N,) fraction of rays darker somewhere in 0.5-0.76 R than the face on both
             sides of it (a man's engraved inner ring: a straight printed line crosses only a
             few of the rays there).
+        asymmetry: (N,) how much the face differs from ray to ray (Lab units, lightness
+            halved): at each radius across the face (0.2-0.6 R, or round a hole) the distance of
+            the rays' colours from their mean, its 90th percentile over the rays, the median over
+            the radii. A disc's face is the same all round (its rings are concentric); a circle
+            drawn round printed arms, a logo or a pocket's net is not.
         tag: (N,) bool, the caller's per-candidate `tag` carried through (all True if none).
     """
 
@@ -167,6 +172,7 @@ class RefineResult(Outline):
     shade: np.ndarray
     rim: np.ndarray
     groove: np.ndarray
+    asymmetry: np.ndarray
     tag: np.ndarray
 
 
@@ -518,7 +524,21 @@ def _hole_fraction(r_nom: np.ndarray, hole_mm: np.ndarray | None) -> np.ndarray:
 def _empty() -> RefineResult:
     z, z3 = np.zeros(0), np.zeros((0, 3))
     z8 = np.zeros((0, 8), bool)
-    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z, z8, z, z, z, z3, z3, z3, z, z, np.zeros(0, bool))
+    return RefineResult(np.zeros((0, 2)), z, z3, z, z, z, z8, z, z, z, z3, z3, z3, z, z, z, np.zeros(0, bool))
+
+
+def _asymmetry(samples: np.ndarray, p: _Plan, hole_frac: np.ndarray) -> np.ndarray:
+    """(N,) `RefineResult.asymmetry` of the samples (N, M, K, 3) (weighted as sampled) of plan `p`."""
+    r = p.r_frac[None, :]
+    lo = np.where(hole_frac > 0, hole_frac + 0.1, 0.2)[:, None]
+    hi = np.where(hole_frac > 0, np.maximum(hole_frac + 0.3, 0.6), 0.6)[:, None]
+    at = (r >= lo) & (r <= hi)  # (N, K)
+    spread = np.sqrt(np.square(samples - samples.mean(axis=1, keepdims=True)).sum(axis=3))  # (N, M, K)
+    per_radius = np.percentile(spread, 90, axis=1)  # (N, K)
+    n_at = at.sum(axis=1)
+    ranked = np.sort(np.where(at, per_radius, np.inf), axis=1)  # (each disc's radii first)
+    k, n = np.arange(len(n_at)), np.maximum(n_at, 1)
+    return np.asarray(0.5 * (ranked[k, (n - 1) // 2] + ranked[k, n // 2]), np.float64)
 
 
 def _outline(rounds: tuple[np.ndarray, ...], p: _Plan) -> Outline:
@@ -552,6 +572,7 @@ def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tag
     rim = (light[:, :, p.rim].min(axis=2) < inner_l - 6.0).mean(axis=1)
     sides = np.minimum(light[:, :, p.inside].mean(axis=2), light[:, :, p.outside].mean(axis=2))
     groove = (light[:, :, p.groove].min(axis=2) < sides - _GROOVE_DIP).mean(axis=1)
+    asymmetry = _asymmetry(samples, p, hole_frac)
     # mean Lab just inside the fitted outline: a disc's rim keeps its face's hue, a printed
     # circle's outline is in line colour
     edge_lab = mean_lab(p.edge).astype(np.float64)
@@ -563,5 +584,6 @@ def _result(rounds: tuple[np.ndarray, ...], p: _Plan, hole_frac: np.ndarray, tag
         shade=edge_lab,
         rim=rim,
         groove=groove,
+        asymmetry=asymmetry,
         tag=tags,
     )

@@ -66,3 +66,13 @@ def test_no_disc_on_real_pocket_holes(image_id: str) -> None:
     d = np.linalg.norm(discs.xy_board[:, None, :] - det.geom.pockets_mm[None], axis=2).min(axis=1)
     on_hole = (d < det.geom.pocket_r_mm + det.geom.striker_r) & (discs.kind == DiscKind.STRIKER)
     assert not on_hole.any(), discs.xy_board[on_hole]
+
+
+# false detections on the empty real boards (printed text, the centre's design, the red base
+# circles, pocket nets); 23 before faces that differ from ray to ray were refused, 7 after
+@pytest.mark.parametrize(("image_id", "most"), [("nic", 1), ("mai", 0), ("udi", 4), ("ud1", 2)])
+def test_few_discs_on_empty_real_boards(image_id: str, most: int) -> None:
+    img = _real(image_id)
+    calib = find_board(img)
+    assert calib
+    assert len(Detector(calib).detect(img).discs.kind) <= most

@@ -59,6 +59,8 @@ _UNBLUR = 1.5
 _MAX_ASYMMETRY = 20.0
 # ... when not drawn out by motion more than this (mm, the outline's second harmonic)
 _ASYM_MAX_STRETCH_MM = 1.5
+# ... nor with a hole wider than this share of its radius
+_ASYM_MAX_HOLE = 0.35
 # a neighbour in a pack: centres this many man radii apart at most (touching or nearly)
 _PACK_REACH = 2.3
 # hands are looked for this far round what changed and the hands seen last (a disc they come to
@@ -379,6 +381,9 @@ class DetectorCore:
         # whose candidates are what changed from the background (no print), some fitted off their
         # centre or in a hand's shadow
         odd = (ref.asymmetry > _MAX_ASYMMETRY) & (ref.stretch < _ASYM_MAX_STRETCH_MM) & (not video)
+        # (nor a disc with a wide hole, korona's striker: in motion the board seen through the
+        # hole smears into the ring of face round it, more than the outline shows)
+        odd &= self._hole_radius(nominal) <= _ASYM_MAX_HOLE * nominal
         if odd.any() and hands is not None and hands.any():
             odd[odd] = ~self._near_hands(ref.xy_mm[odd], hands)
         keep &= ~odd

@@ -39,17 +39,17 @@ def _check(rows: list[dict], metric: str, floor: float, higher_is_better: bool) 
     assert (value >= floor) if higher_is_better else (value <= floor), f"{metric}={value}"
 
 
-# Regression gate: what detection achieves today on this set (fails when accuracy drops).
-# (kind: 2 of the set's 187 discs; seed 511's light striker, its faint outer rim read as printed
-# lines, is found by its inner ring at a man's size and called a man)
+# Regression gate: what detection achieves today on this set, less one disc's worth (fails when
+# accuracy drops). Today: recall and precision 0.9947 (of 189 discs: seed 503's black centred over
+# the SE pocket is missed; seed 505 has an extra white by the SE pocket), kinds all right.
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("metric", "floor", "higher_is_better"),
     [
         ("board_found", 1.0, True),
-        ("recall", 0.98, True),
-        ("precision", 0.965, True),
-        ("kind_accuracy", 0.985, True),
+        ("recall", 0.985, True),
+        ("precision", 0.985, True),
+        ("kind_accuracy", 0.995, True),
         ("centre_err_mm_median", 1.0, False),
         ("centre_err_mm_p95", 2.5, False),
         ("corner_err_px_median", 1.5, False),

@@ -529,12 +529,24 @@ def _empty() -> RefineResult:
 
 def _asymmetry(samples: np.ndarray, p: _Plan, hole_frac: np.ndarray) -> np.ndarray:
     """(N,) `RefineResult.asymmetry` of the samples (N, M, K, 3) (weighted as sampled) of plan `p`."""
-    r = p.r_frac[None, :]
     lo = np.where(hole_frac > 0, hole_frac + 0.1, 0.2)[:, None]
     hi = np.where(hole_frac > 0, np.maximum(hole_frac + 0.3, 0.6), 0.6)[:, None]
-    at = (r >= lo) & (r <= hi)  # (N, K)
-    spread = np.sqrt(np.square(samples - samples.mean(axis=1, keepdims=True)).sum(axis=3))  # (N, M, K)
-    per_radius = np.percentile(spread, 90, axis=1)  # (N, K)
+    # (only the run of radii that holds every disc's band)
+    held = np.flatnonzero(((p.r_frac >= lo) & (p.r_frac <= hi)).any(axis=0))
+    if len(samples) == 0 or len(held) == 0:
+        return np.zeros(len(samples))
+    cols = slice(int(held[0]), int(held[-1]) + 1)
+    r = p.r_frac[None, cols]
+    at = (r >= lo) & (r <= hi)  # (N, K')
+    band = samples[:, :, cols]
+    spread = np.sqrt(np.square(band - band.mean(axis=1, keepdims=True)).sum(axis=3))  # (N, M, K')
+    # the 90th percentile over the rays, interpolated between the two ranks round it
+    m = spread.shape[1]
+    pos = 0.9 * (m - 1)
+    k0 = int(pos)
+    k1 = min(k0 + 1, m - 1)
+    part = np.partition(spread, (k0, k1), axis=1)
+    per_radius = part[:, k0] + (pos - k0) * (part[:, k1] - part[:, k0])  # (N, K')
     n_at = at.sum(axis=1)
     ranked = np.sort(np.where(at, per_radius, np.inf), axis=1)  # (each disc's radii first)
     k, n = np.arange(len(n_at)), np.maximum(n_at, 1)

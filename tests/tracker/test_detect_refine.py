@@ -89,3 +89,23 @@ def test_rays_and_colour_distances_are_laid_out_per_disc(plan: _Plan) -> None:
     np.testing.assert_allclose(
         _distance(samples, colour), np.linalg.norm(samples - colour[:, None, None, :], axis=3), rtol=1e-6
     )
+
+
+def test_asymmetry_is_the_median_over_the_faces_radii_of_the_rays_90th_percentile() -> None:
+    """`RefineResult.asymmetry` by its definition (numpy's percentile and median), for discs with
+    no hole, a small one and a wide one, and a face that is the same all round (zero)."""
+    from tracker._detect_refine import _FINE, _asymmetry
+
+    rng = np.random.default_rng(4)
+    hole = np.array([0.0, 0.0, 0.27, 0.44, 0.7])
+    samples = rng.normal(size=(len(hole), _FINE.n_rays, _FINE.n_samples, 3)).astype(np.float32) * 10
+    samples[1] = samples[1, :1]  # every ray the same
+    r = _FINE.r_frac[None, :]
+    lo = np.where(hole > 0, hole + 0.1, 0.2)[:, None]
+    hi = np.where(hole > 0, np.maximum(hole + 0.3, 0.6), 0.6)[:, None]
+    spread = np.linalg.norm(samples - samples.mean(axis=1, keepdims=True), axis=3)
+    per_radius = np.percentile(spread, 90, axis=1)
+    expected = [np.median(row[band]) for row, band in zip(per_radius, (r >= lo) & (r <= hi), strict=True)]
+    got = _asymmetry(samples, _FINE, hole)
+    assert np.allclose(got, expected, atol=1e-4)
+    assert got[1] < 1e-4 < got[0]

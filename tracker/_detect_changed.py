@@ -225,9 +225,7 @@ class ChangeDriven(DetectorCore):
             bx0, by0, bx1, by1 = box_rect(part, self.geom.shape)
             if bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
                 return
-        part = (slice(y0, y1), slice(x0, x1))
-        self._planes.update_lab(board_bgr, part)
-        self._planes.update_far(self.appearance.surface_lab, self.config.occlusion_far, part)
+        self._update_planes(board_bgr, [(slice(y0, y1), slice(x0, x1))])
 
     def _with_blurred(self, found: Found, change: np.ndarray, box: Box) -> Found:
         """`found` and the discs in the change (inside `box`) too blurred by their motion for an

@@ -124,11 +124,7 @@ class DetectorCore:
         cfg, geom, planes = self.config, self.geom, self._planes
         outer = boxes[1] if boxes is not None else (slice(None), slice(None))
         parts = [outer] if parts is None else parts
-        for part in parts:
-            planes.update_lab(board_bgr, part)
-        app = self._appearance(planes.lab)
-        for part in parts:
-            planes.update_far(app.surface_lab, cfg.occlusion_far, part)
+        app = self._update_planes(board_bgr, parts)
         # 2. candidates, one accumulator per disc size, strongest first, at most max_candidates
         if boxes is not None and len(parts) > 1:
             xy0, r0 = self._vote_in_parts(boxes[0], parts)
@@ -147,8 +143,7 @@ class DetectorCore:
         # a hand or arm reaching in: its knuckles and fingertips look like discs, so a disc on it
         # must show a clear outline nearly all round (a hand comes in over the edge: while there
         # is none, only a change that reaches the edge can bring one)
-        at_edge = boxes is not None and cv2.countNonZero(cv2.bitwise_and(geom.surface_rim[outer], boxes[0][outer]))
-        if boxes is None or self._hands.any() or at_edge:
+        if boxes is None or self._hands.any() or _meet(geom.surface_rim[outer], boxes[0][outer]):
             self._hands = self._reaching_in(planes, whole=boxes is None)
         # (over the whole board a man may be held to his size; the change-driven boxes hold discs
         # in motion, blurred out of round, and the hands that move them)
@@ -165,6 +160,17 @@ class DetectorCore:
             hands=self._hands,
             hold=boxes is None,
         )
+
+    def _update_planes(self, board_bgr: np.ndarray, parts: list[Box]) -> Appearance:
+        """Bring the still path's planes up to date in `parts` of the board image (the Lab image
+        first: the surface's colour is learned from it once) -> the appearance."""
+        planes = self._planes
+        for part in parts:
+            planes.update_lab(board_bgr, part)
+        app = self._appearance(planes.lab)
+        for part in parts:
+            planes.update_far(app.surface_lab, self.config.occlusion_far, part)
+        return app
 
     def _reaching_in(self, planes: StillPlanes, *, whole: bool) -> np.ndarray:
         """(H, W) bool board image: hands and arms reaching in over the surface's edge, from the
@@ -463,9 +469,9 @@ class DetectorCore:
         row = candidate & (ref.coverage >= 5) & (ref.support >= cfg.row_min_support)
         if row.any():
             row[row] = geom.against_cushion(ref.xy_mm[row], ref.radius_mm[row]) & ~geom.near_pocket(ref.xy_mm[row])
-        at = np.flatnonzero(row)
         if known:
             return row
+        at = np.flatnonzero(row)
         if len(at) < 2:
             return np.zeros(len(candidate), bool)
         d = ref.xy_mm[None, at] - ref.xy_mm[at, None]
@@ -612,6 +618,11 @@ class DetectorCore:
             return occ
         small = cv2.resize(hands.astype(np.uint8), occ.shape[::-1], interpolation=cv2.INTER_NEAREST)
         return np.asarray(occ | (small > 0))
+
+
+def _meet(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two uint8 masks of one shape are set at a pixel in common."""
+    return bool(cv2.countNonZero(cv2.bitwise_and(a, b)))
 
 
 def _reaches_edge(part: np.ndarray, box: Box, shape: tuple[int, int]) -> bool:

@@ -85,15 +85,13 @@ class Mosaic:
 
     Attributes:
         shape: (H, W) of the mosaic.
-        parts: the board image's parts, in order down the mosaic.
-        top: (K,) the mosaic row of each part's first row.
-        offset: (K, 2) (x, y) board-image px of a part's pixel less its mosaic px.
+        rects: (K, 4) int (x0, y0, x1, y1) board-image px of the parts, in order down the mosaic.
+        top: (K,) the mosaic row of each part's first row (its column: 1).
     """
 
     shape: tuple[int, int]
-    parts: list[Box]
+    rects: np.ndarray
     top: np.ndarray
-    offset: np.ndarray
 
     @classmethod
     def of(cls, parts: list[Box], board_shape: tuple[int, int], gap_px: int) -> Mosaic:
@@ -103,8 +101,7 @@ class Mosaic:
         heights = rects[:, 3] - rects[:, 1] + 2
         top = np.concatenate([[0], np.cumsum(heights + gap_px)[:-1]]) + 1
         width = int((rects[:, 2] - rects[:, 0]).max()) + 2
-        offset = np.stack([rects[:, 0] - 1, rects[:, 1] - top], axis=1)
-        return cls((int(top[-1] + heights[-1] - 1 + gap_px), width), parts, top, offset)
+        return cls((int(top[-1] + heights[-1] - 1 + gap_px), width), rects, top)
 
     def stack(self, image: np.ndarray, fill: float = 0) -> np.ndarray:
         """The parts of a board-image-sized `image` (H, W[, C]) in the mosaic, each with its
@@ -112,8 +109,7 @@ class Mosaic:
         elsewhere."""
         out = np.full((*self.shape, *image.shape[2:]), fill, image.dtype)
         h, w = image.shape[:2]
-        for part, top in zip(self.parts, self.top.tolist(), strict=True):
-            x0, y0, x1, y1 = box_rect(part, (h, w))
+        for (x0, y0, x1, y1), top in zip(self.rects.tolist(), self.top.tolist(), strict=True):
             ax0, ay0, ax1, ay1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, w), min(y1 + 1, h)
             piece = image[ay0:ay1, ax0:ax1]
             if (ax0, ay0, ax1, ay1) != (x0 - 1, y0 - 1, x1 + 1, y1 + 1):
@@ -126,13 +122,11 @@ class Mosaic:
     def inner(self) -> np.ndarray:
         """(H, W) bool mosaic: the parts' own pixels (not their aprons, not the gaps)."""
         out = np.zeros(self.shape, bool)
-        rows = self.offset[:, 1] + self.top  # (each part's first board-image row)
-        for part, top, y0 in zip(self.parts, self.top.tolist(), rows.tolist(), strict=True):
-            h, w = part[0].stop - y0, part[1].stop - part[1].start
-            out[top : top + h, 1 : 1 + w] = True
+        for (x0, y0, x1, y1), top in zip(self.rects.tolist(), self.top.tolist(), strict=True):
+            out[top : top + y1 - y0, 1 : 1 + x1 - x0] = True
         return out
 
     def to_board(self, uv: np.ndarray) -> np.ndarray:
         """(N, 2) mosaic px (x, y) -> (N, 2) board-image px."""
         k = np.clip(np.searchsorted(self.top, uv[:, 1], side="right") - 1, 0, len(self.top) - 1)
-        return np.asarray(uv + self.offset[k])
+        return np.asarray(uv + np.stack([self.rects[k, 0] - 1, self.rects[k, 1] - self.top[k]], axis=1))

@@ -885,3 +885,38 @@ def test_disc_on_a_pockets_lip_read_as_another_kind_is_not_pocketed(taken_over: 
         xy[1, 12:] = lip
     losses = _two_track_losses(t, xy, (3, 1), fps=60.0)
     assert [loss.pocket for _, loss in losses] == (["NW"] if pocketed else [])
+
+
+@pytest.mark.parametrize(("stands_frames", "dated_from_stand"), [(3, True), (1, False)],
+                         ids=["seen-standing", "seen-once-before-it-left"])
+def test_striker_seen_standing_only_after_the_hand_let_go(stands_frames: int, dated_from_stand: bool) -> None:
+    """Issue 4 (carrom seed 1044 at 120 fps): the striker came out from under the flicking hand a few
+    frames before it left, first sighted a few mm off (under the fingers), then standing on the base
+    line; a slow flick is noticed only well after it left. The shot is dated from where it stood, not
+    from its first sighting; seen only once before it left, it may already have been moving."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_left, speed = 120.0, 1.0, 420.0
+    t = np.arange(int(1.8 * fps)) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    first = int(round(t_left * fps)) - stands_frames - 1  # the sighting under the fingers
+    run = np.clip(t - t_left, 0.0, None) * speed
+    xy[0, first:, 0] = 55.0
+    xy[0, first:, 1] = -252.6 + np.minimum(run[first:], 252.6 - 60.0)
+    xy[0, first] += (2.8, 2.9)
+    xy[1] = (55.0, -30.0)  # the coin it runs into (and pushes on)
+    hit = t >= t_left + (252.6 - 60.0) / speed
+    xy[1, hit, 1] = -30.0 + (t[hit] - t[hit][0] + 1 / fps) * 300.0
+    hist = ShotHistory(np.array([1, 2], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=4, board=BOARD, equipment=EQUIP, kind_of={1: 3, 2: 1},
+                      kind_share={1: 1.0, 2: 1.0}, anchors={2: (55.0, -30.0)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=t_left + 0.07, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0, placement_tol_mm=15.0,
+                      kind_before={1: 3, 2: 1}, trigger_ids=frozenset({1}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    start = [e for e in out.events if e.kind == "shot_start"]
+    assert len(start) == 1
+    if dated_from_stand:
+        assert abs(start[0].t_s - t_left) <= 1.5 / fps
+    else:
+        assert start[0].t_s < t_left - 1.5 / fps  # (no standing seen: its first sighting may be on its way)

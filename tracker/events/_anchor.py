@@ -67,7 +67,8 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
     return None
 
 
-def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: float) -> tuple[np.ndarray, float]:
+def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: float, *,
+               settled: bool = False) -> tuple[np.ndarray, float]:
     """The last place (board mm) and time (s) a track was seen standing (three observations in a row that agree).
 
     Args:
@@ -75,6 +76,7 @@ def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: f
         pre: (k, 2) the track's observations, board mm (NaN: not seen).
         seen: (k,) bool, finite in `pre`.
         frame_dt_s: frame interval, s.
+        settled: only three observations in a row count (not one as the hand let go).
     """
     cols = np.flatnonzero(seen)
     t = t_s[cols]
@@ -86,6 +88,8 @@ def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: f
     if two.any():
         k = int(np.flatnonzero(two)[-1]) + 2
         return p[k], float(t[k])
+    if settled:
+        return np.full(2, np.nan), -np.inf
     # seen standing only once, as the hand that hid it let go: the first observation after it
     # came out from under the hand
     gaps = np.flatnonzero(np.diff(t) > 2.5 * frame_dt_s)

@@ -15,6 +15,7 @@ import numpy as np
 
 from tracker._track_assign import point_segment_distance
 from tracker.events import factory
+from tracker.events._anchor import last_still
 from tracker.events._contacts import FirstContact
 from tracker.events._first_contact import (
     direction_before_contact,
@@ -27,7 +28,7 @@ from tracker.events._losses import Loss
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_losses import find_losses
 from tracker.events._shot_record import CushionTouch, ShotRecord, shot_extras
-from tracker.events._start import StrikerRun, jumps_off_line, striker_run
+from tracker.events._start import StrikerRun, jumps_off_line, line_gap, striker_run
 from tracker.events.types import GameEvent
 from tracker.specs import DiscKind
 
@@ -252,10 +253,24 @@ def _run(hist: ShotHistory, ctx: ShotContext, row: int, k_trig: int, tune: ShotT
     early = gaps[t[gaps + 1] <= ctx.t_trigger_s + 1e-6] if gaps.size else gaps
     if early.size:
         t, p = t[early[-1] + 1:], p[early[-1] + 1:]
-    rest = None if ctx.striker_rest is None else np.asarray(ctx.striker_rest, np.float64)
+    rest = _stood_on_line(t, p, ctx, tune) if ctx.striker_rest is None else np.asarray(ctx.striker_rest, np.float64)
     return striker_run(t, p, rest_xy=rest, line_mm=ctx.placement_line_mm,
                        assumed_speed_mm_s=tune.assumed_speed_mm_s, tol_mm=tune.line_tol_mm, move_mm=tune.move_mm,
                        extent_mm=ctx.placement_extent_mm)
+
+
+def _stood_on_line(t: np.ndarray, p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> np.ndarray | None:
+    """Where the run's own observations (times `t` (n,) s, centres `p` (n, 2) mm) show the striker
+    standing on a placement line before it left, when it was not seen there before motion was
+    noticed: it came out from under the hand a few frames before the flick (carrom seed 1044 at 120
+    fps: seen standing for three frames, then sliding off slowly, its shot dated from its first
+    sighting under the fingers, 26 ms early)."""
+    before = t <= ctx.t_trigger_s + 1e-9
+    xy, t_still = last_still(t[before], p[before], np.ones(int(before.sum()), bool), ctx.frame_dt_s, settled=True)
+    if not np.isfinite(t_still) or float(line_gap(xy, ctx.placement_line_mm)) > ctx.placement_tol_mm:
+        return None
+    later = t > t_still
+    return xy if bool((np.hypot(*(p[later] - xy).T) > tune.move_mm).any()) else None
 
 
 def _rest_position(hist: ShotHistory, row: int) -> tuple[float, float] | None:

@@ -51,6 +51,7 @@ class ShotContext:
         frame_dt_s: frame interval, s.
         placement_line_mm: distance of the placement lines from the centre, mm.
         placement_extent_mm: half the length of a placement line, mm.
+        placement_tol_mm: how far from a placement line a striker set for a shot may stand, mm.
         kind_before: track id -> `DiscKind` value as known before the shot (the disc at its anchor;
             `kind_of` is the disc a track follows at the end, which differs after an identity mix-up).
         trigger_ids: ids of the tracks whose motion started the shot (seen moving twice in a row).
@@ -71,6 +72,7 @@ class ShotContext:
     frame_dt_s: float
     placement_line_mm: float
     placement_extent_mm: float
+    placement_tol_mm: float = 30.0
     kind_before: Mapping[int, int] = field(default_factory=dict)
     trigger_ids: frozenset[int] = frozenset()
     uncovered: frozenset[int] = frozenset()

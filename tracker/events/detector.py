@@ -450,7 +450,7 @@ class EventDetector:
             game=self.board.game.value, number=self._shot_no + 1, board=self.board, equipment=self.equipment,
             kind_of={}, kind_share={}, anchors=anchors, striker_rest=striker_rest, hidden=frozenset(),
             t_trigger_s=self._t_trigger, frame_dt_s=self.frame_dt_s, placement_line_mm=self.placement_line_mm,
-            placement_extent_mm=self.placement_extent_mm,
+            placement_extent_mm=self.placement_extent_mm, placement_tol_mm=tol,
             kind_before=dict(zip(tracks.ids.tolist(), tracks.kind.tolist(), strict=True)), trigger_ids=trigger_ids,
         )
 

@@ -920,3 +920,36 @@ def test_striker_seen_standing_only_after_the_hand_let_go(stands_frames: int, da
         assert abs(start[0].t_s - t_left) <= 1.5 / fps
     else:
         assert start[0].t_s < t_left - 1.5 / fps  # (no standing seen: its first sighting may be on its way)
+
+
+@pytest.mark.parametrize("seen_from_s", [0.005, 0.0335], ids=["seen-on-its-way", "first-seen-at-the-contact"])
+def test_striker_first_seen_at_its_first_contact(seen_from_s: float) -> None:
+    """Issue 4 (carrom seed 1023 at 120 fps): a striker hidden under the flicking hand until it
+    touched a coin, first seen there, slowed and turned aside: its run seen is its way on, which
+    followed back to the base line dated the shot 46 ms early. The shot is dated back from the coin's
+    leaving; a striker seen on its way in is dated from its own run."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_left, speed = 120.0, 1.0, 3600.0
+    t = np.arange(int(1.8 * fps)) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    reach = 15.9 + 20.6
+    t_hit = t_left + (252.6 - 100.0 - reach) / speed
+    way_in = (t >= t_left + seen_from_s) & (t < t_hit)
+    xy[0, way_in] = np.column_stack([np.zeros(int(way_in.sum())), 252.6 - (t[way_in] - t_left) * speed])
+    after = t >= t_hit
+    slow = np.minimum(t[after] - t_hit, 0.15)[:, None] * np.array([[600.0, -900.0]])  # (on, turned aside)
+    xy[0, after] = np.array([0.0, 100.0 + reach]) + slow
+    xy[1] = (0.0, 100.0)  # the white it hits, knocked straight on
+    xy[1, after, 1] = 100.0 - np.minimum((t[after] - t_hit) * 2400.0, 300.0)
+    hist = ShotHistory(np.array([1, 2], np.int32), t, np.arange(len(t)), xy)
+    t_trigger = float(t[np.argmax(np.isfinite(xy[0, :, 0]))]) + 2 / fps
+    ctx = ShotContext(game="carrom", number=2, board=BOARD, equipment=EQUIP, kind_of={1: 3, 2: 0},
+                      kind_share={1: 1.0, 2: 1.0}, anchors={2: (0.0, 100.0)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=t_trigger, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0, placement_tol_mm=15.0,
+                      kind_before={1: 3, 2: 0}, trigger_ids=frozenset({1}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    start = [e for e in out.events if e.kind == "shot_start"]
+    assert len(start) == 1 and abs(start[0].t_s - t_left) <= 3.0 / fps
+    assert out.record is not None and out.record.first_disc_id == 2

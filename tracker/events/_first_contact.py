@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from tracker._track_assign import point_segment_distance
 from tracker.events._contacts import FirstContact, cast_line, hit_distances, reflect
 from tracker.events._history import ShotHistory
 from tracker.events._shot_context import ShotContext, ShotTuning
@@ -19,7 +20,7 @@ from tracker.events._start import StrikerRun, fit_direction, follow_line
 from tracker.specs import DiscKind
 
 __all__ = ["break_tie", "direction_before_contact", "find_first_contact", "guess_first_contact",
-           "seen_before_contact"]
+           "hit_before_seen", "seen_before_contact"]
 
 
 def direction_before_contact(hist: ShotHistory, row: int, run: StrikerRun, anchor: np.ndarray, eligible: np.ndarray,
@@ -183,6 +184,27 @@ def seen_before_contact(run: StrikerRun, anchor: np.ndarray, reach: np.ndarray, 
     return cast.what == "none"
 
 
+def hit_before_seen(hist: ShotHistory, run: StrikerRun, anchor: np.ndarray, reach: np.ndarray, eligible: np.ndarray,
+                    k_trig: int, tune: ShotTuning) -> bool:
+    """Whether a disc beside the run's way in (followed back from where the striker was first seen
+    moving) left its place before that first sighting, or as it was taken beside it: the striker,
+    hidden by the hand until then, had already hit it, and the run seen is its way on (carrom seed
+    1023 at 120 fps: first seen touching a white, at 1.5 m/s after a 3.7 m/s strike, the shot dated
+    from its line back 46 ms early)."""
+    if run.seen_at_rest:
+        return False
+    rows = np.flatnonzero(eligible)
+    if rows.size == 0:
+        return False
+    way = point_segment_distance(anchor[rows], run.origin_mm[None], run.first_xy_mm[None])[0]
+    rows = rows[way <= reach[rows] + tune.moved_mm]
+    dt = float(np.median(np.diff(hist.t_s))) if len(hist.t_s) > 1 else 0.0
+    # (one touching it where it was first seen was hit then, if it left within a frame or so)
+    touching = np.hypot(*(anchor[rows] - run.first_xy_mm).T) <= reach[rows] + tune.moved_mm
+    limit = run.first_t_s + np.where(touching, 1.5, -0.5) * dt
+    return any(_departure(hist, int(r), anchor[r], k_trig, tune) < lim for r, lim in zip(rows, limit, strict=True))
+
+
 def guess_first_contact(hist: ShotHistory, run: StrikerRun | None, anchor: np.ndarray, reach: np.ndarray,
                          eligible: np.ndarray, k_trig: int, ctx: ShotContext,
                          tune: ShotTuning) -> tuple[FirstContact, float]:
@@ -191,7 +213,7 @@ def guess_first_contact(hist: ShotHistory, run: StrikerRun | None, anchor: np.nd
     The disc hit first is the one that moved whose rest position is nearest to touching the
     striker where it was first seen (it slows down hard on a hit and is seen close by); the
     contact is when the first disc left its place, and the start is dated back from there by a
-    fast strike from the nearest placement line.
+    fast strike from the placement line its run comes from (else the nearest).
     """
     rows = np.flatnonzero(eligible)
     deps = np.array([_departure(hist, int(r), anchor[r], k_trig, tune) for r in rows])
@@ -204,7 +226,9 @@ def guess_first_contact(hist: ShotHistory, run: StrikerRun | None, anchor: np.nd
     elif rows.size:
         disc = int(rows[np.argmin(deps)])
     where = anchor[disc] if disc >= 0 else (run.first_xy_mm if run is not None else np.zeros(2))
-    travel = max(ctx.placement_line_mm - float(np.max(np.abs(where))) - float(reach[disc] if disc >= 0 else 0.0), 0.0)
+    # across from the placement line its run comes from (the line nearest the disc may be another side's)
+    axis = int(np.argmax(np.abs(run.origin_mm if run is not None else where)))
+    travel = max(ctx.placement_line_mm - abs(float(where[axis])) - float(reach[disc] if disc >= 0 else 0.0), 0.0)
     t_start = t_contact - travel / tune.fast_speed_mm_s
     return FirstContact(disc, (), t_contact if disc >= 0 else None, ()), t_start
 

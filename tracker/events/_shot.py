@@ -21,6 +21,7 @@ from tracker.events._first_contact import (
     direction_before_contact,
     find_first_contact,
     guess_first_contact,
+    hit_before_seen,
     seen_before_contact,
 )
 from tracker.events._history import ShotHistory, median_xy, seen_before
@@ -98,7 +99,8 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     eligible = moved & np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
     eligible &= seen_before(hist.t_s, hist.xy_mm, ctx.t_trigger_s)
     reach = radius + ctx.equipment.striker_diameter_mm / 2
-    if run is not None and not seen_before_contact(run, anchor, reach, kinds, ctx):
+    if run is not None and (not seen_before_contact(run, anchor, reach, kinds, ctx)
+                            or hit_before_seen(hist, run, anchor, reach, eligible, k_trig, tune)):
         # first seen after its first contact (hidden by the hand, blurred, a low frame rate)
         first, t_start = guess_first_contact(hist, run, anchor, reach, eligible, k_trig, ctx, tune)
         run = None

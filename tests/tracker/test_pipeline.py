@@ -12,14 +12,18 @@ from tracker.pipeline import Pipeline, PipelineConfig
 
 class _StubDetection:
     def __init__(self, xy: list[tuple[float, float]], kinds: list[int], occluded_fraction: float = 0.0,
-                 score: float = 0.9) -> None:
+                 score: float = 0.9, hand: tuple[float, float, float] | None = None) -> None:
         a = np.array(xy, np.float32).reshape(-1, 2)
         self.discs = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
                                      np.full(len(a), score, np.float32), xy_board=a)
         self.occluded_fraction = occluded_fraction
+        self.hand = hand  # (x, y, radius) mm of a round hand's mask, if any
 
     def is_occluded(self, xy_mm: np.ndarray) -> np.ndarray:
-        return np.zeros(len(xy_mm), bool)
+        if self.hand is None:
+            return np.zeros(len(xy_mm), bool)
+        x, y, r = self.hand
+        return np.asarray(np.hypot(xy_mm[:, 0] - x, xy_mm[:, 1] - y) <= r)
 
 
 class _StubDetector:
@@ -225,15 +229,17 @@ def test_demo_clip_pockets_with_the_real_detector() -> None:
 
 
 def _run_stub(fps: float, t_end: float, scene) -> list[dict]:  # type: ignore[no-untyped-def,type-arg]
-    """Events of a Pipeline fed `scene(t) -> (xy list, kind list)` at `fps` until `t_end` s."""
+    """Events of a Pipeline fed `scene(t) -> (xy list, kind list[, hand (x, y, r) or None])` at `fps`
+    until `t_end` s."""
     pipe = Pipeline(None, game="carrom")
     rng = np.random.default_rng(5)
     events = []
     for k in range(int(t_end * fps)):
         t = k / fps
-        xy, kinds = scene(t)
+        xy, kinds, *hand = scene(t)
         noisy = np.array(xy) + rng.normal(0.0, 0.4, (len(xy), 2))
-        events += pipe.process_detection(_StubDetection([tuple(p) for p in noisy], kinds), t).events
+        det = _StubDetection([tuple(p) for p in noisy], kinds, hand=hand[0] if hand else None)
+        events += pipe.process_detection(det, t).events
     return [e.to_json() for e in [*events, *pipe.finish()]]
 
 
@@ -353,6 +359,25 @@ def test_a_base_circle_read_as_the_queen_now_and_then_is_not_placed(steadily: bo
     events = _run_stub(fps, 2.0, scene)
     placed = [e for e in events if e["type"] == "placed"]
     assert len(placed) == (1 if steadily else 0), placed
+
+
+@pytest.mark.parametrize("put_down", [False, True], ids=["a-wrist-at-the-cushion", "a-coin-put-down"])
+def test_a_disc_is_placed_once_the_hand_has_let_go(put_down: bool) -> None:
+    """Issue 4 (carrom seed 1006 at 30 fps): between shots, the wrist of a hand reaching in over the S
+    cushion was read as a white beside the hand's mask for as long as the hand stayed: a "white
+    placed" there. A coin put down by a hand is placed once the hand has left it; the wrist never is."""
+    fps = 60.0
+    spot = (-172.0, 300.0) if put_down else (-172.0, 355.0)
+
+    def scene(t: float) -> tuple[list[tuple[float, float]], list[int], tuple[float, float, float] | None]:
+        hand = (-172.0, 360.0 if put_down else 400.0, 42.0) if 0.5 <= t < 1.2 else None
+        shown = t >= 0.6 if put_down else 0.6 <= t < 1.2
+        return ([*_COINS, spot], [0, 1, 0, 0], hand) if shown else (list(_COINS), [0, 1, 0], hand)
+
+    placed = [e for e in _run_stub(fps, 2.0, scene) if e["type"] == "placed"]
+    assert len(placed) == put_down, placed
+    if put_down:
+        assert np.hypot(placed[0]["x_mm"] - spot[0], placed[0]["y_mm"] - spot[1]) < 3.0
 
 
 @pytest.mark.parametrize("sightings", [1, 4], ids=["a-fingertip", "a-coin-set-down"])

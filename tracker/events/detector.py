@@ -64,6 +64,8 @@ _STOOD_OBS = 3  # a disc the tracker has not confirmed stood before a shot if se
 _PASSED_S = 0.25  # ... or this shortly before the shot started
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
+_HAND_CLEAR_MM = (8.0, 25.0)  # beyond a placed disc's rim, a hand has let go of it
+_RING = np.stack([np.cos(np.arange(12) * np.pi / 6), np.sin(np.arange(12) * np.pi / 6)], axis=1)  # (12, 2)
 # a disc whose sightings stayed within a box this wide (mm) over this long (s), and whose first and
 # last thirds of them lie within `rest_disp_mm` of each other, is going nowhere: a fit flickering
 # between two places (a disc over a pocket's hole), not a disc rolling on
@@ -145,7 +147,7 @@ class EventDetector:
             out = self._watch_shot(tracks, at_rest, occluded)
         else:
             self._trim(t - self.config.pre_s)
-            out = EventUpdate(tuple(self._placements(tracks, at_rest)), ())
+            out = EventUpdate(tuple(self._placements(tracks, at_rest, occluded)), ())
             self._watch_start(tracks, at_rest, occluded)
         self._last = tracks
         return out
@@ -502,8 +504,9 @@ class EventDetector:
         self.last_shot = out
         return out
 
-    def _placements(self, tracks: Tracks, at_rest: np.ndarray) -> list[GameEvent]:
-        """Discs that appeared on the board between shots and stayed (put there by hand)."""
+    def _placements(self, tracks: Tracks, at_rest: np.ndarray, occluded: OcclusionTest) -> list[GameEvent]:
+        """Discs that appeared on the board between shots and stayed (put there by hand), announced
+        once the hand has let go of them."""
         cfg, t = self.config, tracks.t_s
         assert self._t0 is not None
         fresh = tracks.confirmed & tracks.seen & ~self._is_known(tracks.ids)
@@ -522,6 +525,12 @@ class EventDetector:
         if ready.any():
             on_print = self.board.on_base_circle(tracks.xy_mm)
             ready &= ~on_print | np.isfinite(tracks.hist_xy_mm[..., 0]).all(axis=1)
+        # a hand still beside it may be what was read as a disc (a wrist across the cushion, carved out
+        # of the hand's mask as a "disc": carrom seed 1006 at 30 fps); a disc put down is there once the
+        # hand has left
+        if ready.any():
+            rows = np.flatnonzero(ready)
+            ready[rows[self._by_a_hand(tracks.xy_mm[rows], tracks.kind[rows], occluded)]] = False
         out = []
         for row in np.flatnonzero(ready):  # only discs that just arrived
             self._known.add(int(tracks.ids[row]))
@@ -532,6 +541,13 @@ class EventDetector:
             ref = factory.disc_ref(int(tracks.ids[row]), int(tracks.kind[row]))
             out.append(factory.placed(t_first, frame, disc=ref, xy_mm=tracks.xy_mm[row]))
         return out
+
+    def _by_a_hand(self, xy_mm: np.ndarray, kinds: np.ndarray, occluded: OcclusionTest) -> np.ndarray:
+        """(K,) bool: discs at `xy_mm` (K, 2) of `kinds` (K,) with a hand's mask within reach of their rim."""
+        rim = self.equipment.radii_mm(kinds)[:, None, None] + np.asarray(_HAND_CLEAR_MM)[None, :, None]
+        pts = xy_mm[:, None, None, :] + rim[..., None] * _RING[None, None]
+        hid = np.asarray(occluded(pts.reshape(-1, 2)), bool).reshape(len(xy_mm), -1)
+        return np.asarray(hid.any(axis=1))
 
     def _is_known(self, ids: np.ndarray) -> np.ndarray:
         """(M,) bool: track ids in `_known` (a sorted copy of the set is kept until the set changes)."""

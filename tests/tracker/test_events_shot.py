@@ -953,3 +953,37 @@ def test_striker_first_seen_at_its_first_contact(seen_from_s: float) -> None:
     start = [e for e in out.events if e.kind == "shot_start"]
     assert len(start) == 1 and abs(start[0].t_s - t_left) <= 3.0 / fps
     assert out.record is not None and out.record.first_disc_id == 2
+
+
+@pytest.mark.parametrize("game", ["carrom", "korona"])
+def test_rest_list_holds_no_more_discs_of_a_kind_than_the_set(game: str) -> None:
+    """Issue 4 (carrom seed 1023 at 120 fps): base circles' red prints read as the queen under a
+    shadow stood in the shot's rest list beside the queen. The set has one queen (korona none): the
+    ones that did not stand there before the shot, on a print, are not discs."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    board, equip = load_board(game), load_equipment("icf" if game == "carrom" else "korona")
+    line = 252.6 if game == "carrom" else board.half_mm - board.rail_zone_depth_mm / 2
+    fps = 60.0
+    t = np.arange(int(2.0 * fps)) / fps
+    queen, prints = (0.0, 0.0), board.base_circle_centres_mm[:2] if game == "carrom" else np.array([[150.0, 90.0]])
+    n = 2 + len(prints)
+    xy = np.full((n, len(t), 2), np.nan)
+    xy[0, :, 0] = 40.0  # the striker, struck up x = 40 at 1.0 s, stops short of the queen
+    xy[0, :, 1] = line - np.clip(t - 1.0, 0.0, 0.15) * 1000.0
+    xy[1] = queen
+    for k, p in enumerate(prints):  # the prints, read as the queen from 0.5 s on
+        xy[2 + k, t >= 0.5] = p
+    ids = np.arange(1, n + 1, dtype=np.int32)
+    kinds = {1: 3} | {int(i): 2 for i in ids[1:]}
+    ctx = ShotContext(game=game, number=1, board=board, equipment=equip, kind_of=kinds,
+                      kind_share=dict.fromkeys(kinds, 1.0), anchors={2: queen}, striker_rest=(40.0, line),
+                      hidden=frozenset(), t_trigger_s=1.05, frame_dt_s=1 / fps, placement_line_mm=line,
+                      placement_extent_mm=235.0, kind_before=kinds, trigger_ids=frozenset({1}))
+    hist = ShotHistory(ids, t, np.arange(len(t)), xy)
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    end = [e for e in out.events if e.kind == "shot_end"]
+    assert len(end) == 1
+    queens = [(r["x_mm"], r["y_mm"]) for r in end[0].payload["rest"] if r["kind"] == "queen"]
+    assert queens == ([queen] if game == "carrom" else [])
+    assert [r["kind"] for r in end[0].payload["rest"]].count("striker") == 1

@@ -312,7 +312,7 @@ def _build(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nd
         else:
             fate[row] = "off_board"
             events.append(factory.off_board(t, hist.frame_at(t), shot=n, disc=ref[row], side=loss.side))
-    rest, after = _rest(hist, anchor, fate, ref, vanished)
+    rest, after = _rest(hist, ctx, kinds, anchor, fate, ref, vanished)
     first_disc = first_ref["kind"] if first_ref is not None else None
     first_contact = "cushion" if first.cushions else first_disc
     side = side_of(run.origin_mm) if run is not None else "S"
@@ -337,13 +337,12 @@ def _build(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nd
     return ShotOutcome(tuple(events), lost, record, tuple(int(i) for i in hist.ids[vanished]))
 
 
-def _rest(hist: ShotHistory, anchor: np.ndarray, fate: list[str], ref: list[dict[str, Any]],
-          vanished: np.ndarray) -> tuple[list[dict[str, Any]], np.ndarray]:
+def _rest(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.ndarray, fate: list[str],
+          ref: list[dict[str, Any]], vanished: np.ndarray) -> tuple[list[dict[str, Any]], np.ndarray]:
     """Rest list (every disc on the board, board mm) and (M, 2) rest positions (NaN for lost discs,
     and for the tracks in `vanished` (M,) bool: doubles of discs listed under the tracks that picked
     them up again)."""
     after = np.full((len(hist.ids), 2), np.nan)
-    rest = []
     n_obs = np.isfinite(hist.xy_mm[..., 0]).sum(axis=1)
     for row in range(len(hist.ids)):  # once per shot
         if fate[row] != "board" or vanished[row]:
@@ -351,8 +350,31 @@ def _rest(hist: ShotHistory, anchor: np.ndarray, fate: list[str], ref: list[dict
         if not np.isfinite(anchor[row, 0]) and n_obs[row] < 4:
             continue  # a passing false detection, not a disc
         pos = _rest_position(hist, row)
-        if pos is None:
-            pos = (float(anchor[row, 0]), float(anchor[row, 1]))
-        after[row] = pos
-        rest.append({**ref[row], "x_mm": round(pos[0], 1), "y_mm": round(pos[1], 1)})
+        after[row] = pos if pos is not None else anchor[row]
+    after[_beyond_the_set(ctx, kinds, anchor, after, n_obs)] = np.nan
+    rest = [{**ref[row], "x_mm": round(float(after[row, 0]), 1), "y_mm": round(float(after[row, 1]), 1)}
+            for row in np.flatnonzero(np.isfinite(after[:, 0]))]
     return rest, after
+
+
+def _beyond_the_set(ctx: ShotContext, kinds: np.ndarray, anchor: np.ndarray, after: np.ndarray,
+                    n_obs: np.ndarray) -> np.ndarray:
+    """(M,) bool: rows at rest (`after` (M, 2) finite) beyond what the set holds of their kind (one
+    striker, its queens, its men of each colour): the least credible of them are false detections (a
+    base circle's red print read as the queen under a shadow, a hand as the striker; carrom seed 1023
+    at 120 fps: two "queens" on base circles beside the queen). Least credible: not standing there
+    before the shot, on a print, seen least."""
+    eq = ctx.equipment
+    limit = {int(DiscKind.WHITE): eq.men_per_colour, int(DiscKind.BLACK): eq.men_per_colour,
+             int(DiscKind.QUEEN): eq.queens, int(DiscKind.STRIKER): 1}
+    out = np.zeros(len(kinds), bool)
+    at_rest = np.isfinite(after[:, 0])
+    for kind, most in limit.items():  # four kinds
+        rows = np.flatnonzero(at_rest & (kinds == kind))
+        if rows.size <= most:
+            continue
+        on_print = ctx.board.on_base_circle(after[rows])
+        # (lexsort: the last key is the first; most credible first)
+        order = np.lexsort((-n_obs[rows], on_print, ~np.isfinite(anchor[rows, 0])))
+        out[rows[order[most:]]] = True
+    return out

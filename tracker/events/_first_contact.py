@@ -185,7 +185,7 @@ def seen_before_contact(run: StrikerRun, anchor: np.ndarray, reach: np.ndarray, 
 
 
 def hit_before_seen(hist: ShotHistory, run: StrikerRun, anchor: np.ndarray, reach: np.ndarray, eligible: np.ndarray,
-                    k_trig: int, tune: ShotTuning) -> bool:
+                    k_trig: int, frame_dt_s: float, tune: ShotTuning) -> bool:
     """Whether a disc beside the run's way in (followed back from where the striker was first seen
     moving) left its place before that first sighting, or as it was taken beside it: the striker,
     hidden by the hand until then, had already hit it, and the run seen is its way on (carrom seed
@@ -198,10 +198,9 @@ def hit_before_seen(hist: ShotHistory, run: StrikerRun, anchor: np.ndarray, reac
         return False
     way = point_segment_distance(anchor[rows], run.origin_mm[None], run.first_xy_mm[None])[0]
     rows = rows[way <= reach[rows] + tune.moved_mm]
-    dt = float(np.median(np.diff(hist.t_s))) if len(hist.t_s) > 1 else 0.0
     # (one touching it where it was first seen was hit then, if it left within a frame or so)
     touching = np.hypot(*(anchor[rows] - run.first_xy_mm).T) <= reach[rows] + tune.moved_mm
-    limit = run.first_t_s + np.where(touching, 1.5, -0.5) * dt
+    limit = run.first_t_s + np.where(touching, 1.5, -0.5) * frame_dt_s
     return any(_departure(hist, int(r), anchor[r], k_trig, tune) < lim for r, lim in zip(rows, limit, strict=True))
 
 

@@ -100,7 +100,7 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     eligible &= seen_before(hist.t_s, hist.xy_mm, ctx.t_trigger_s)
     reach = radius + ctx.equipment.striker_diameter_mm / 2
     if run is not None and (not seen_before_contact(run, anchor, reach, kinds, ctx)
-                            or hit_before_seen(hist, run, anchor, reach, eligible, k_trig, tune)):
+                            or hit_before_seen(hist, run, anchor, reach, eligible, k_trig, ctx.frame_dt_s, tune)):
         # first seen after its first contact (hidden by the hand, blurred, a low frame rate)
         first, t_start = guess_first_contact(hist, run, anchor, reach, eligible, k_trig, ctx, tune)
         run = None

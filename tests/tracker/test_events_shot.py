@@ -987,3 +987,31 @@ def test_rest_list_holds_no_more_discs_of_a_kind_than_the_set(game: str) -> None
     queens = [(r["x_mm"], r["y_mm"]) for r in end[0].payload["rest"] if r["kind"] == "queen"]
     assert queens == ([queen] if game == "carrom" else [])
     assert [r["kind"] for r in end[0].payload["rest"]].count("striker") == 1
+
+
+def test_rest_list_holds_one_disc_where_two_tracks_lie_over_each_other() -> None:
+    """Issue 7 (korona seed 1041 at 30 fps): a dark man against the S rail was listed twice in the rest
+    list, 3 mm apart (a second track on him). Discs lie flat, side by side: the one listed is the
+    track that stood there before the shot; a man touching him is a man of his own."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps = 60.0
+    t = np.arange(int(2.0 * fps)) / fps
+    xy = np.full((4, len(t), 2), np.nan)
+    xy[0, :, 0] = 40.0  # the striker, struck up x = 40 at 1.0 s, stops short of the men
+    xy[0, :, 1] = 252.6 - np.clip(t - 1.0, 0.0, 0.15) * 1000.0
+    xy[1] = (100.0, 100.0)  # a white, standing all along
+    xy[2, t >= 1.2] = (103.0, 101.0)  # a second track on him
+    xy[3] = (131.5, 100.0)  # a white touching him
+    ids = np.array([1, 2, 3, 4], np.int32)
+    kinds = {1: 3, 2: 0, 3: 0, 4: 0}
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of=kinds,
+                      kind_share=dict.fromkeys(kinds, 1.0), anchors={2: (100.0, 100.0), 4: (131.5, 100.0)},
+                      striker_rest=(40.0, 252.6), hidden=frozenset(), t_trigger_s=1.05, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0, kind_before=kinds,
+                      trigger_ids=frozenset({1}))
+    out = analyse_shot(ShotHistory(ids, t, np.arange(len(t)), xy), ctx, float(t[-1]), len(t) - 1)
+    end = [e for e in out.events if e.kind == "shot_end"]
+    assert len(end) == 1
+    whites = sorted((r["x_mm"], r["y_mm"]) for r in end[0].payload["rest"] if r["kind"] == "white")
+    assert whites == [(100.0, 100.0), (131.5, 100.0)]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tracker._track_assign import point_segment_distance
+from tracker._track_assign import point_distance, point_segment_distance
 from tracker.events import factory
 from tracker.events._anchor import last_still
 from tracker.events._contacts import FirstContact
@@ -351,19 +351,45 @@ def _rest(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nda
             continue  # a passing false detection, not a disc
         pos = _rest_position(hist, row)
         after[row] = pos if pos is not None else anchor[row]
-    after[_beyond_the_set(ctx, kinds, anchor, after, n_obs)] = np.nan
+    rank = _credibility(ctx, anchor, after, n_obs)
+    after[_doubles(ctx, kinds, after, rank)] = np.nan
+    after[_beyond_the_set(ctx, kinds, after, rank)] = np.nan
     rest = [{**ref[row], "x_mm": round(float(after[row, 0]), 1), "y_mm": round(float(after[row, 1]), 1)}
             for row in np.flatnonzero(np.isfinite(after[:, 0]))]
     return rest, after
 
 
-def _beyond_the_set(ctx: ShotContext, kinds: np.ndarray, anchor: np.ndarray, after: np.ndarray,
-                    n_obs: np.ndarray) -> np.ndarray:
+def _credibility(ctx: ShotContext, anchor: np.ndarray, after: np.ndarray, n_obs: np.ndarray) -> np.ndarray:
+    """(M,) rank of each row as a disc at rest, 0 the most credible: standing there before the shot
+    first, then off the base circles' prints, then seen most."""
+    on_print = ctx.board.on_base_circle(np.nan_to_num(after, nan=1e6))
+    order = np.lexsort((-n_obs, on_print, ~np.isfinite(anchor[:, 0])))  # (the last key is the first)
+    rank = np.empty(len(order), np.intp)
+    rank[order] = np.arange(len(order))
+    return rank
+
+
+_OVERLAP = 0.8  # discs lie flat, side by side: centres this share of their radii's sum apart overlap, beyond doubt
+
+
+def _doubles(ctx: ShotContext, kinds: np.ndarray, after: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """(M,) bool: rows at rest (`after` (M, 2) finite) lying over a more credible one (`rank` (M,), 0
+    the most; centres within `_OVERLAP` of their radii's sum): a second track on one disc (korona seed
+    1041 at 30 fps: a dark man against the S rail listed twice, 3 mm apart)."""
+    rows = np.flatnonzero(np.isfinite(after[:, 0]))
+    radius = ctx.equipment.radii_mm(kinds[rows])
+    d = point_distance(after[rows], after[rows])
+    over = (d < _OVERLAP * (radius[:, None] + radius[None, :])) & (rank[rows][:, None] > rank[rows][None, :])
+    out = np.zeros(len(kinds), bool)
+    out[rows[over.any(axis=1)]] = True
+    return out
+
+
+def _beyond_the_set(ctx: ShotContext, kinds: np.ndarray, after: np.ndarray, rank: np.ndarray) -> np.ndarray:
     """(M,) bool: rows at rest (`after` (M, 2) finite) beyond what the set holds of their kind (one
-    striker, its queens, its men of each colour): the least credible of them are false detections (a
-    base circle's red print read as the queen under a shadow, a hand as the striker; carrom seed 1023
-    at 120 fps: two "queens" on base circles beside the queen). Least credible: not standing there
-    before the shot, on a print, seen least."""
+    striker, its queens, its men of each colour): the least credible of them (`rank` (M,), 0 the most)
+    are false detections (a base circle's red print read as the queen under a shadow, a hand as the
+    striker; carrom seed 1023 at 120 fps: two "queens" on base circles beside the queen)."""
     eq = ctx.equipment
     limit = {int(DiscKind.WHITE): eq.men_per_colour, int(DiscKind.BLACK): eq.men_per_colour,
              int(DiscKind.QUEEN): eq.queens, int(DiscKind.STRIKER): 1}
@@ -371,10 +397,6 @@ def _beyond_the_set(ctx: ShotContext, kinds: np.ndarray, anchor: np.ndarray, aft
     at_rest = np.isfinite(after[:, 0])
     for kind, most in limit.items():  # four kinds
         rows = np.flatnonzero(at_rest & (kinds == kind))
-        if rows.size <= most:
-            continue
-        on_print = ctx.board.on_base_circle(after[rows])
-        # (lexsort: the last key is the first; most credible first)
-        order = np.lexsort((-n_obs[rows], on_print, ~np.isfinite(anchor[rows, 0])))
-        out[rows[order[most:]]] = True
+        if rows.size > most:
+            out[rows[np.argsort(rank[rows])[most:]]] = True
     return out

@@ -12,12 +12,26 @@ board under it (`HandFinder`).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import cv2
 import numpy as np
 
-__all__ = ["HandFinder", "ellipse_offsets", "fill_pinholes", "occlusion_mask", "reaching_in", "stamp_discs"]
+__all__ = [
+    "HandFinder", "ellipse_offsets", "fill_pinholes", "hidden_on_rings", "occlusion_mask", "reaching_in", "stamp_discs",
+]
+
+# (12, 2) unit vectors round a circle, 30 degrees apart
+_RING = np.stack([np.cos(np.arange(12) * np.pi / 6), np.sin(np.arange(12) * np.pi / 6)], axis=1)
+
+
+def hidden_on_rings(xy_mm: np.ndarray, radii_mm: np.ndarray,
+                    is_occluded: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """(N, R * 12) bool: which of the ring points (12, 30 degrees apart) round each centre `xy_mm` (N, 2) board mm, at
+    its radii `radii_mm` (N, R) mm (ring by ring), `is_occluded` ((K, 2) board mm -> (K,) bool) hides."""
+    pts = xy_mm[:, None, None, :] + radii_mm[:, :, None, None] * _RING[None, None]
+    return np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(xy_mm), -1)
 
 
 @functools.lru_cache(maxsize=32)

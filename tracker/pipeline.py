@@ -20,6 +20,7 @@ from tracker.errors import ConfigError
 from tracker.events.detector import EventConfig, EventDetector, EventUpdate
 from tracker.events.filter import sort_events
 from tracker.events.types import GameEvent
+from tracker.occlusion import hidden_on_rings
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec, default_equipment, load_board, load_equipment
 from tracker.track import Tracker, TrackerConfig, Tracks
 
@@ -127,7 +128,6 @@ class FrameResult:
     tracks: Tracks | None = None
 
 
-_RING = np.stack([np.cos(np.arange(12) * np.pi / 6), np.sin(np.arange(12) * np.pi / 6)], axis=1)
 # (12, 6) the ring's halves: six points in a row from each
 _HALVES = (np.arange(12)[:, None] + np.arange(6)[None, :]) % 12
 
@@ -148,8 +148,7 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     if len(dets) == 0 or dets.xy_board is None or frac >= 1.0:
         return np.zeros(len(dets), bool)
     r = radius_mm[np.minimum(np.maximum(dets.kind.astype(np.int64), 0), 3)] * radii
-    pts = dets.xy_board.astype(np.float64)[:, None, :] + r[:, None, None] * _RING[None]
-    hidden = np.asarray(is_occluded(pts.reshape(-1, 2)), bool).reshape(len(dets), -1)
+    hidden = hidden_on_rings(dets.xy_board.astype(np.float64), r[:, None], is_occluded)
     covered: np.ndarray = hidden.sum(axis=1) / hidden.shape[1] >= frac - 1e-9  # (the share: what `mean` gives)
     # one side only: half the ring's points in a row clear
     side = np.any(~np.any(hidden[:, _HALVES], axis=2), axis=1)

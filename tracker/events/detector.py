@@ -38,6 +38,7 @@ from tracker.events._start import (
     where_it_stood,
 )
 from tracker.events.types import GameEvent
+from tracker.occlusion import hidden_on_rings
 from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
 
@@ -65,7 +66,6 @@ _PASSED_S = 0.25  # ... or this shortly before the shot started
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 _HAND_CLEAR_MM = (8.0, 25.0)  # beyond a placed disc's rim, a hand has let go of it
-_RING = np.stack([np.cos(np.arange(12) * np.pi / 6), np.sin(np.arange(12) * np.pi / 6)], axis=1)  # (12, 2)
 # a disc whose sightings stayed within a box this wide (mm) over this long (s), and whose first and
 # last thirds of them lie within `rest_disp_mm` of each other, is going nowhere: a fit flickering
 # between two places (a disc over a pocket's hole), not a disc rolling on
@@ -544,10 +544,8 @@ class EventDetector:
 
     def _by_a_hand(self, xy_mm: np.ndarray, kinds: np.ndarray, occluded: OcclusionTest) -> np.ndarray:
         """(K,) bool: discs at `xy_mm` (K, 2) of `kinds` (K,) with a hand's mask within reach of their rim."""
-        rim = self.equipment.radii_mm(kinds)[:, None, None] + np.asarray(_HAND_CLEAR_MM)[None, :, None]
-        pts = xy_mm[:, None, None, :] + rim[..., None] * _RING[None, None]
-        hid = np.asarray(occluded(pts.reshape(-1, 2)), bool).reshape(len(xy_mm), -1)
-        return np.asarray(hid.any(axis=1))
+        rims = self.equipment.radii_mm(kinds)[:, None] + np.asarray(_HAND_CLEAR_MM)[None, :]
+        return np.asarray(hidden_on_rings(xy_mm, rims, occluded).any(axis=1))
 
     def _is_known(self, ids: np.ndarray) -> np.ndarray:
         """(M,) bool: track ids in `_known` (a sorted copy of the set is kept until the set changes)."""

@@ -1015,3 +1015,46 @@ def test_rest_list_holds_one_disc_where_two_tracks_lie_over_each_other() -> None
     assert len(end) == 1
     whites = sorted((r["x_mm"], r["y_mm"]) for r in end[0].payload["rest"] if r["kind"] == "white")
     assert whites == [(100.0, 100.0), (131.5, 100.0)]
+
+
+@pytest.mark.parametrize("standing_off", [False, True], ids=["set-moving", "standing-off-its-place"])
+def test_a_disc_standing_off_its_place_from_the_first_look_did_not_leave_it(standing_off: bool) -> None:
+    """The striker first seen after its first contact: the shot is dated back from the first disc
+    that left its place. A "disc" standing 94 mm off its place from the first look on (carrom seed
+    1016 at 60 fps: a hand's false detection by the N cushion, taken up by a white's track) did not
+    leave it then; dated back at its creeping speed it put the shot 94 s before the video began."""
+    from tracker.events._first_contact import guess_first_contact
+    from tracker.events._shot import ShotTuning
+    from tracker.events._shot_context import ShotContext
+
+    fps = 60.0
+    t = 0.8 + np.arange(30) / fps
+    anchor = np.array([[-2.0, 353.4], [0.0, 150.0]])
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0] = (-2.6, 259.2) if standing_off else anchor[0]
+    xy[0, 1:] += np.arange(len(t) - 1)[:, None] * (0.0, 0.005)  # a creep within the noise
+    xy[1] = anchor[1]
+    xy[1, 17:] = anchor[1] + np.arange(13)[:, None] * (0.0, -60.0)  # hit at t = 1.08 s
+    if not standing_off:
+        xy[0, 10:] = anchor[0] + np.arange(20)[:, None] * (0.0, -40.0)  # hit first, at t = 0.95 s
+    hist = ShotHistory(np.array([20, 3], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={20: 0, 3: 0},
+                      kind_share={20: 1.0, 3: 1.0}, anchors={20: tuple(anchor[0]), 3: tuple(anchor[1])},
+                      striker_rest=None, hidden=frozenset(), t_trigger_s=1.1, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0)
+    first, t_start = guess_first_contact(hist, None, anchor, np.full(2, 36.0), np.array([True, True]), 0, ctx,
+                                         ShotTuning())
+    assert first.disc == (1 if standing_off else 0)
+    t_hit = 1.0833 if standing_off else 0.9667
+    assert t_hit - 0.1 <= t_start <= t_hit + 1e-3
+
+
+def test_disc_glancing_past_a_pocket_is_dated_where_it_goes_in_off_the_cushion() -> None:
+    """Korona seed 1017 at 120 fps: a black last seen on the SE pocket's brink heading past it, into
+    the S rail; it went in off the rail 0.076 s later. Dated as if it headed straight in, it was
+    7 frames early."""
+    board = load_board("korona")
+    loss = classify_loss(np.array([403.9, 422.4]), np.array([163.0, 392.0]), 18.8, 13.5, board,
+                         horizon_s=4.5 / 120.0, pocket_reach_mm=16.0, min_off_speed_mm_s=2000.0)
+    assert loss is not None and loss.pocket == "SE"
+    assert abs(loss.t_s - 18.8757) <= 2.0 / 120.0

@@ -96,6 +96,7 @@ _GRAZE_SPEED_MM_S = 1000.0
 _PASSED_MAX = 2  # discs along the line found standing still after the striker went by, at most
 _STILL_AFTER_S = (0.05, 0.25)  # the window after the striker went past in which a disc touched is off its place
 _TOUCHING_GAP_MM = 3.0  # discs this close are touching: a hit may pass through one that stays put
+_BACK_FRAMES = 3.0  # a disc seen in flight from the first look left its place at most this many sightings before
 
 
 def _stood_still(hist: ShotHistory, row: int, striker: int, anchor: np.ndarray, radius: np.ndarray,
@@ -241,6 +242,10 @@ def _departure(hist: ShotHistory, row: int, anchor: np.ndarray, k_trig: int, tun
     j = int(np.argmax(away))
     if j + 1 < len(t) and away[j + 1]:
         speed = float(np.hypot(*(p[j + 1] - p[j]))) / max(float(t[j + 1] - t[j]), 1e-6)
+        if j == 0 and speed < tune.min_loss_speed_mm_s:
+            # standing off its anchor from the first look: it was not set moving here (carrom seed
+            # 1016 at 60 fps: a hand's false "disc" by the N cushion, dated 94 s before the shot)
+            return np.inf
         back = float(np.hypot(*(p[j] - anchor))) / max(speed, 1.0)
-        return float(max(t[j] - back, t[j - 1] if j > 0 else -np.inf))
+        return float(max(t[j] - back, t[j - 1] if j > 0 else float(t[0]) - _BACK_FRAMES * float(t[1] - t[0])))
     return float(t[j])

@@ -21,6 +21,7 @@ from tracker.specs import CORNERS, BoardSpec
 __all__ = ["Loss", "classify_loss", "entry_time"]
 
 _CUSHION_RESTITUTION = 0.6  # share of the normal speed a disc keeps at a cushion (0.5-0.75)
+_BRINK_FOLLOW_S = 0.2  # a disc on a pocket's brink went in; its path is followed this long to date it
 _HEADING_COS = 0.7  # a vanished disc moving within ~45 degrees of a pocket's direction heads for it
 
 
@@ -65,7 +66,7 @@ def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, 
         speed = float(np.hypot(*v_mm_s))
         if dist[j] <= r_nr + pocket_reach_mm:  # last seen on the brink (velocities are noisy there)
             v_in = v_mm_s if v_steady_mm_s is None else v_steady_mm_s
-            return Loss(CORNERS[j], None, round(t_last_s + _time_in(rel[j], v_in, r_nr), 4))
+            return Loss(CORNERS[j], None, round(t_last_s + _time_in(p_mm, v_in, j, radius_mm, board), 4))
         loss = _follow(p_mm, v_mm_s, radius_mm, board, horizon_s, min_off_speed_mm_s)
         if loss is not None:
             return Loss(loss.pocket, loss.side, round(t_last_s + loss.t_s, 4))
@@ -81,13 +82,19 @@ def classify_loss(p_mm: np.ndarray, v_mm_s: np.ndarray | None, t_last_s: float, 
     return None
 
 
-def _time_in(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float:
-    """When a disc at `rel_mm` (2,) from a pocket's centre, moving at `v_mm_s` (2,), comes within
-    `r_mm` of it, s: where its straight path enters that circle (a disc sliding along the
-    cushion into the pocket's mouth comes at it slantwise: korona seed 1008), else as if it
-    headed straight in (0 if it is within already)."""
-    t = entry_time(rel_mm, v_mm_s, r_mm)
-    return t if t is not None else (float(np.hypot(*rel_mm)) - r_mm) / max(float(np.hypot(*v_mm_s)), 1.0)
+def _time_in(p_mm: np.ndarray, v_mm_s: np.ndarray, j: int, radius_mm: float, board: BoardSpec) -> float:
+    """When a disc at `p_mm` (2,), moving at `v_mm_s` (2,), on the brink of pocket `j`, comes within
+    its point of no return, s: where its straight path enters that circle (a disc sliding along the
+    cushion into the pocket's mouth comes at it slantwise: korona seed 1008), or its path off the
+    cushion beside the pocket does (korona seed 1017 at 120 fps: a man glancing past the SE pocket
+    went in off the S rail, 60 ms later than had it headed straight in), else as if it headed
+    straight in (0 if it is within already)."""
+    rel, r_nr = board.pockets_mm[j] - p_mm, board.pocket_no_return_mm
+    t = entry_time(rel, v_mm_s, r_nr)
+    if t is None:
+        after = _follow(p_mm, v_mm_s, radius_mm, board, _BRINK_FOLLOW_S, np.inf)
+        t = after.t_s if after is not None and after.pocket == CORNERS[j] else None
+    return t if t is not None else (float(np.hypot(*rel)) - r_nr) / max(float(np.hypot(*v_mm_s)), 1.0)
 
 
 def entry_time(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float | None:

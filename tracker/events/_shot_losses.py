@@ -85,10 +85,10 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             # disc fly before the striker set off: a knuckle was taken for it, issue #7, korona
             # seed 1004 at 60 fps)
             continue
+        steady = None if v is None else _steady_velocity(t, p, v, dt)
         loss = classify_loss(p[-1], v, float(t[-1]), float(radius[row]), ctx.board,
                              horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
-                             min_off_speed_mm_s=tune.min_off_speed_mm_s,
-                             v_steady_mm_s=None if v is None else _steady_velocity(t, p, v, dt))
+                             min_off_speed_mm_s=tune.min_off_speed_mm_s, v_steady_mm_s=steady)
         if loss is not None and loss.pocket is not None and v is None and len(cols) >= 4:
             loss = _dated_before_gap(loss, t, p, ctx, dt)
         if loss is None and (v is None or _from_rest(p)):

@@ -206,12 +206,14 @@ class HandFinder:
     from the surface's, or one that differs from the bare board under it (a hand of the board's
     own colour: a pale hand on a pale board).
 
-    The second is asked only when the first finds no hand and the difference crosses the edge
-    along an arm's width (most frames have no hand at all): a striker's blur running out of the
-    fingers differs from the bare board too and would be taken into a hand that stands out. Once
-    a hand is found that way, the next frame asks it first, and keeps what it finds while a hand
-    is there (the same hand, though a sleeve that stands out may follow it in; carrom seed 3003:
-    the sleeve alone was taken for the hand, the pale hand beyond it left out).
+    The second is asked when the first finds no hand and the difference crosses the edge along
+    an arm's width (most frames have no hand at all), and when the first finds one, for a pale
+    hand beyond a sleeve that stands out; what it adds to a hand found is taken only if it is as
+    wide as a palm somewhere: a striker's blur running out of the fingers differs from the bare
+    board too, and is no wider than the striker. Once a hand is found that way, the next frame
+    asks it first, and keeps what it finds while a hand is there (the same hand, though a sleeve
+    that stands out may follow it in; carrom seed 3003: the sleeve alone was taken for the hand,
+    the pale hand beyond it left out).
 
     Args:
         surface, rim: (H, W) uint8 0/255, the playing surface and the band along its boundary.
@@ -241,8 +243,10 @@ class HandFinder:
             if self.pale:
                 return hands
         hands = self._find(far, part)
+        if hands.any():
+            return self._pale_beyond(hands, far, off_bare, part)
         crossing = cv2.countNonZero(cv2.bitwise_and(off_bare, part[1]))
-        if hands.any() or crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
+        if crossing < self.reach["min_contact_px"] * self.reach["rim_px"]:
             return hands
         hands = self._against_bare(far, off_bare, part)
         # a pale one if most of it is not far from the surface colour (one that stands out, missed
@@ -251,6 +255,23 @@ class HandFinder:
         area = cv2.countNonZero(mask)
         self.pale = area > 0 and cv2.countNonZero(cv2.bitwise_and(far, far, mask=mask)) < 0.5 * area
         return hands
+
+    def _pale_beyond(self, hands: np.ndarray, far: np.ndarray, off_bare: np.ndarray,
+                     part: tuple[np.ndarray, np.ndarray, np.ndarray | None]) -> np.ndarray:
+        """`hands` found standing out, with a pale hand beyond them: a sleeve stands out, the hand
+        coming out of it may not (carrom seed 1016 at 60 fps: a pale palm over a black, its
+        fingers read as discs, the hand's way read as a shot). Taken when what the bare board adds
+        is as wide as a palm somewhere: a striker's blur running out of the fingers is no wider
+        than the striker."""
+        both = self._against_bare(far, off_bare, part)
+        added = (both & ~hands).view(np.uint8)
+        if cv2.countNonZero(added) < self.reach["min_area_px"]:
+            return hands
+        width = cv2.distanceTransform(added, cv2.DIST_L2, 3)
+        if float(width.max()) < self.reach["min_half_width_px"]:
+            return hands
+        self.pale = True
+        return both
 
     def _part(self, box: tuple[slice, slice] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """(surface, rim, the rim's flat indices or None) inside `box` (None: the whole board)."""

@@ -189,3 +189,30 @@ def test_a_pale_hand_stays_whole_when_its_sleeve_comes_in() -> None:
     hands = finder.find(sleeve, pale)
     assert hands[130, 100] and hands[250, 100]
     assert not finder.find(nothing, nothing).any()
+
+
+@pytest.mark.parametrize(("beyond", "taken"), [("palm", True), ("striker-blur", False)])
+def test_a_pale_hand_beyond_a_sleeve_that_stands_out_is_hidden_with_it(beyond: str, taken: bool) -> None:
+    """A sleeve that stands out found first, the pale hand coming out of it is taken too (carrom
+    seed 1016 at 60 fps: a palm over a black, its fingers read as discs, the hand's way read as a
+    shot); a striker's blur running out of the fingers, no wider than the striker, is not."""
+    import cv2
+
+    from tracker.occlusion import HandFinder
+
+    surface = np.zeros((300, 200), np.uint8)
+    surface[10:290, 10:190] = 255
+    rim = cv2.bitwise_and(surface, cv2.bitwise_not(cv2.erode(surface, np.ones((7, 7), np.uint8))))
+    finder = HandFinder(surface, rim, rim_px=3, min_area_px=300, min_contact_px=6.0, min_half_width_px=9.0)
+    sleeve = np.zeros_like(surface)
+    cv2.rectangle(sleeve, (80, 200), (120, 300), 255, -1)  # in over the bottom edge
+    pale = sleeve.copy()
+    if beyond == "palm":
+        cv2.rectangle(pale, (85, 150), (115, 200), 255, -1)  # the wrist ...
+        cv2.circle(pale, (100, 120), 30, 255, -1)  # ... and the palm
+    else:
+        cv2.rectangle(pale, (92, 130), (108, 200), 255, -1)  # a narrow streak
+    hands = finder.find(sleeve, pale)
+    assert hands[250, 100]
+    assert bool(hands[150, 100]) == taken
+    assert finder.pale == taken

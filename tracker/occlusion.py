@@ -237,11 +237,11 @@ class HandFinder:
         if off_bare is None:
             return self._find(far, part)
         if self.pale:
-            # (the same hand, kept whole though what follows it in stands out)
+            # (the same hand, kept whole though what follows it in stands out; with none found from
+            # both signs, none is found from either alone: its regions are parts of theirs)
             hands = self._against_bare(far, off_bare, part)
             self.pale = bool(hands.any())
-            if self.pale:
-                return hands
+            return hands
         hands = self._find(far, part)
         if hands.any():
             return self._pale_beyond(hands, far, off_bare, part)

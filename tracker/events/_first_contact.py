@@ -16,7 +16,7 @@ from tracker._track_assign import point_segment_distance
 from tracker.events._contacts import FirstContact, cast_line, hit_distances, reflect
 from tracker.events._history import ShotHistory
 from tracker.events._shot_context import ShotContext, ShotTuning
-from tracker.events._start import StrikerRun, fit_direction, follow_line
+from tracker.events._start import StrikerRun, back_to_line, fit_direction, follow_line
 from tracker.specs import DiscKind
 
 __all__ = ["break_tie", "direction_before_contact", "find_first_contact", "guess_first_contact",
@@ -24,15 +24,16 @@ __all__ = ["break_tie", "direction_before_contact", "find_first_contact", "guess
 
 
 def direction_before_contact(hist: ShotHistory, row: int, run: StrikerRun, anchor: np.ndarray, eligible: np.ndarray,
-                              k_trig: int, tune: ShotTuning) -> StrikerRun:
+                              k_trig: int, ctx: ShotContext, tune: ShotTuning) -> StrikerRun:
     """The run with its direction fitted only to observations taken before any disc left its place.
 
     The straight run often includes an observation or two taken just after the first contact (the
     striker barely deflects off a coin), which pulls the fitted line off the way in by a few
-    degrees: in a pack, enough to pick the neighbour of the disc hit (issue 4).
+    degrees: in a pack, enough to pick the neighbour of the disc hit (issue 4). A run not seen at
+    rest is refitted when two observations far enough apart came before (its origin followed back
+    to the placement line again): at 30 fps the break's run is the striker standing, one sighting
+    on its way in and two past the pack (carrom seed 1045: 1.7 degrees off, the neighbour hit).
     """
-    if not run.seen_at_rest:
-        return run
     rows = np.flatnonzero(eligible)
     after = hist.xy_mm[rows, k_trig:]
     off = np.hypot(*(after - anchor[rows, None, :]).transpose(2, 0, 1)) > tune.moved_mm  # NaN: False
@@ -47,8 +48,23 @@ def direction_before_contact(hist: ShotHistory, row: int, run: StrikerRun, ancho
     before = (t >= run.first_t_s - 1e-9) & (t < t_off - 1e-9)
     if not before.any() or int(before.sum()) >= run.moving_obs:
         return run
-    u = fit_direction(np.vstack([run.origin_mm[None], p[before]]), run.direction)
-    return replace(run, direction=u)
+    if run.seen_at_rest:
+        return replace(run, direction=fit_direction(np.vstack([run.origin_mm[None], p[before]]), run.direction))
+    way = p[before]
+    if len(way) < 2 or float(np.hypot(*(way[-1] - way[0]))) < _REFIT_SPAN_MM:
+        return run
+    u = fit_direction(way, run.direction)
+    c = way.mean(axis=0)
+    origin = back_to_line(c + float((way[0] - c) @ u) * u, u, ctx.placement_line_mm, ctx.placement_extent_mm + 20.0)
+    if origin is None:
+        return run
+    # ... and its speed measured on the way in, not slowed by the pack (which dated the start early:
+    # carrom seed 1037 at 60 fps, 54 ms)
+    tw = t[before]
+    along = (way - origin) @ u
+    speed = max(run.speed_mm_s, float(along[-1] - along[0]) / max(float(tw[-1] - tw[0]), 1e-9))
+    return replace(run, direction=u, origin_mm=origin, speed_mm_s=speed,
+                   t_start_s=float(tw[0]) - float(along[0]) / speed)
 
 
 def find_first_contact(hist: ShotHistory, ctx: ShotContext, run: StrikerRun | None, striker: int, anchor: np.ndarray,
@@ -96,6 +112,7 @@ _GRAZE_SPEED_MM_S = 1000.0
 _PASSED_MAX = 2  # discs along the line found standing still after the striker went by, at most
 _STILL_AFTER_S = (0.05, 0.25)  # the window after the striker went past in which a disc touched is off its place
 _TOUCHING_GAP_MM = 3.0  # discs this close are touching: a hit may pass through one that stays put
+_REFIT_SPAN_MM = 30.0  # the least span of observations a run not seen at rest is refitted to
 _BACK_FRAMES = 3.0  # a disc seen in flight from the first look left its place at most this many sightings before
 
 
@@ -178,10 +195,12 @@ def seen_before_contact(run: StrikerRun, anchor: np.ndarray, reach: np.ndarray, 
     along_line = min(abs(float(o[0])), abs(float(o[1])))
     if along_line > ctx.placement_extent_mm + 25.0:
         return False
-    rest = np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
+    r_s = ctx.equipment.striker_diameter_mm / 2
     xy = np.nan_to_num(anchor, nan=1e6)
-    cast = cast_line(o, run.direction, max(run.first_mm - 5.0, 0.0), xy, reach, rest, ctx.board,
-                     ctx.equipment.striker_diameter_mm / 2, graze_mm=-2.0)
+    # (a disc standing where the striker stood is the striker itself, its track's kind misread: carrom
+    # seed 1037 at 60 fps, a "white" under the striker's place taken for a disc it passed through)
+    rest = np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER) & (np.hypot(*(xy - o).T) > r_s)
+    cast = cast_line(o, run.direction, max(run.first_mm - 5.0, 0.0), xy, reach, rest, ctx.board, r_s, graze_mm=-2.0)
     return cast.what == "none"
 
 

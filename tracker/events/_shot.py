@@ -92,6 +92,7 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     # a disc that went into that pocket
     losses = find_losses(hist, ctx, kinds, radius, moved & gone & ~_appeared_still(hist, anchor, k_trig),
                          t_end_s, tune, run=run)
+    kinds = _one_striker(hist, ctx, kinds, losses, hidden, t_end_s)
     if striker < 0 or (run is None and not moved.any() and not losses):
         # no striker at all: discs moved by a hand (placing the striker, tidying), not a shot
         return ShotOutcome((), (), None)
@@ -107,7 +108,7 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     elif run is None:
         first, t_start = guess_first_contact(hist, None, anchor, reach, eligible, k_trig, ctx, tune)
     else:
-        run = direction_before_contact(hist, striker, run, anchor, eligible, k_trig, tune)
+        run = direction_before_contact(hist, striker, run, anchor, eligible, k_trig, ctx, tune)
         first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible, striker in lost_rows, tune)
         # nothing seen in its way: a disc under a hand, never seen again, may have taken the blow and
         # come out from under the hand as a new track (carrom seed 1028 at 60 fps: a black under the
@@ -131,6 +132,40 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
 
 
 # -- pieces -----------------------------------------------------------------------------------------
+
+def _one_striker(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, losses: list[tuple[int, Loss]],
+                 hidden: np.ndarray, t_end_s: float) -> np.ndarray:
+    """`kinds` with a "striker" first seen in flight during the shot and lost into a pocket, while a
+    striker seen before the shot is on the board at its end, read as a man whose track ended
+    unexplained during the shot (there is one striker).
+
+    A man flying into a pocket, first seen blurred as wide as the striker, is voted a striker by
+    every sighting (carrom seed 1028 at 60 fps: a white into the NW pocket called the striker
+    pocketed, the white's own track lost in the pack a frame before). Of such men, the one whose
+    track ended nearest in time to the lost track's first sighting.
+    """
+    is_striker = kinds == DiscKind.STRIKER
+    seen = np.isfinite(hist.xy_mm[:, :, 0])
+    first = np.argmax(seen, axis=1)
+    before = seen.any(axis=1) & (hist.t_s[first] < ctx.t_trigger_s - 1e-9)
+    lost = [row for row, loss in losses if loss.pocket is not None and is_striker[row] and not before[row]]
+    if not lost:  # (nearly every shot)
+        return kinds
+    at_end = hist.seen_at_end(t_end_s)
+    if not (is_striker & before & at_end).any():
+        return kinds
+    last = hist.last_seen()
+    orphans = np.isin(hist.ids, list(ctx.anchors)) & ~is_striker & (last >= 0) & ~at_end & ~hidden
+    orphans[[row for row, _ in losses]] = False
+    out = kinds.copy()
+    for row in lost:  # (one, rarely)
+        cand = np.flatnonzero(orphans)
+        if cand.size == 0:
+            break
+        pick = int(cand[np.argmin(np.abs(last[cand] - first[row]))])
+        out[row], orphans[pick] = kinds[pick], False
+    return out
+
 
 def _moved(hist: ShotHistory, anchor: np.ndarray, k_trig: int, tune: ShotTuning) -> np.ndarray:
     """(M,) bool: discs that left their anchor during the shot (a clear jump, or a small shift at rest)."""

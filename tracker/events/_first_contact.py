@@ -16,7 +16,7 @@ from tracker._track_assign import point_segment_distance
 from tracker.events._contacts import FirstContact, cast_line, hit_distances, reflect
 from tracker.events._history import ShotHistory
 from tracker.events._shot_context import ShotContext, ShotTuning
-from tracker.events._start import StrikerRun, back_to_line, fit_direction, follow_line
+from tracker.events._start import StrikerRun, fit_direction, follow_line, start_on_line
 from tracker.specs import DiscKind
 
 __all__ = ["break_tie", "direction_before_contact", "find_first_contact", "guess_first_contact",
@@ -54,8 +54,7 @@ def direction_before_contact(hist: ShotHistory, row: int, run: StrikerRun, ancho
     if len(way) < 2 or float(np.hypot(*(way[-1] - way[0]))) < _REFIT_SPAN_MM:
         return run
     u = fit_direction(way, run.direction)
-    c = way.mean(axis=0)
-    origin = back_to_line(c + float((way[0] - c) @ u) * u, u, ctx.placement_line_mm, ctx.placement_extent_mm + 20.0)
+    origin = start_on_line(way, u, ctx.placement_line_mm, ctx.placement_extent_mm)
     if origin is None:
         return run
     # ... and its speed measured on the way in, not slowed by the pack (which dated the start early:

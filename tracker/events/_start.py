@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = [
     "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "has_stood", "is_behind",
-    "jumps_off_line", "line_gap", "motion_began", "stood_behind", "striker_run", "where_it_stood",
+    "jumps_off_line", "line_gap", "motion_began", "start_on_line", "stood_behind", "striker_run", "where_it_stood",
 ]
 
 
@@ -195,6 +195,14 @@ def back_to_line(p: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float 
                 best = s
     chosen = best if best is not None else best_any
     return None if chosen is None else p - chosen * u
+
+
+def start_on_line(xy: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: float) -> np.ndarray | None:
+    """Where the line fitted through sightings `xy` (n, 2), in direction `u` (2,), crosses a placement
+    line behind the first of them (`back_to_line`, each line taken 20 mm longer than `extent_mm`
+    either side: a striker may stand over a line's end), or None."""
+    c = xy.mean(axis=0)
+    return back_to_line(c + float((xy[0] - c) @ u) * u, u, line_mm, extent_mm + 20.0)
 
 
 def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_mm: float,
@@ -495,8 +503,7 @@ def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, 
         u, n = follow_line(None, p, tol_mm=tol_mm)
         if n < 2 or float(np.hypot(*(p[n - 1] - p[0]))) < move_mm:
             return _single(t_s, xy, line_mm, assumed_speed_mm_s)
-        c = p[:n].mean(axis=0)
-        start = back_to_line(c + ((p[0] - c) @ u) * u, u, line_mm, extent_mm + 20.0)
+        start = start_on_line(p[:n], u, line_mm, extent_mm)
         if start is None:
             return _single(t_s, xy, line_mm, assumed_speed_mm_s)
         origin = start

@@ -49,6 +49,8 @@ _PLAIN_LAB = 18.0
 _CAMO_MAX_ON_PRINT = 0.3
 # neighbours in a row touch or nearly (centres this many man radii apart)
 _ROW_GAP = (1.7, 2.5)
+# ... and a man flanked by two touches both (a fit between two men a gap apart is none)
+_FLANK_GAP = (1.8, 2.25)
 # ... and their fitted radii are within this share of a man's
 _ROW_SIZE = 0.3
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
@@ -364,9 +366,11 @@ class DetectorCore:
         keep = ((ref.support >= min_support) & (score >= min_score) | camouflaged) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
         # (touching discs of one colour hide a few octants; a pocket behind a dark disc too, and
-        # the cushion behind a ringed disc in a row against it)
+        # the cushion behind a ringed disc in a row against it, or behind a man flanked by two of
+        # his row: korona seed 1010, a light man next to the row's end lost for good; not the end
+        # of a row: the grain beyond the last man reads as one more)
         ringed_row = geom.against_cushion(ref.xy_mm, nominal) & (ref.rim >= cfg.plain_max_rim)
-        hemmed = geom.near_pocket(ref.xy_mm) | ringed_row
+        hemmed = geom.near_pocket(ref.xy_mm) | ringed_row | self._flanked(ref.xy_mm, in_row)
         keep &= ref.coverage >= np.where(hemmed, 5, 6) - lax
         keep &= ~geom.is_pocket_hole(ref.xy_mm, ref.radius_mm)
         keep &= ~geom.is_pocket_net(ref.xy_mm, ref.radius_mm, ref.face_lab[:, 0], float(app.surface_lab[0]))
@@ -483,6 +487,16 @@ class DetectorCore:
         middle = (beside & ahead).any(axis=1) & (beside & ~ahead).any(axis=1)
         row[at] = middle | (beside & middle[None, :]).any(axis=1)
         return row
+
+    def _flanked(self, xy_mm: np.ndarray, in_row: np.ndarray) -> np.ndarray:
+        """(N,) bool: men of a row (`in_row`, centres `xy_mm` (N, 2) mm) with a man of the row
+        touching them on either side."""
+        out = np.zeros(len(in_row), bool)
+        at = np.flatnonzero(in_row)
+        if len(at) >= 3:
+            gap = np.hypot(*(xy_mm[at, None] - xy_mm[None, at]).transpose(2, 0, 1)) / self.geom.man_r
+            out[at] = ((gap >= _FLANK_GAP[0]) & (gap <= _FLANK_GAP[1])).sum(axis=1) >= 2
+        return out
 
     def _classify(
         self, app: Appearance, radius_mm: np.ndarray, face_lab: np.ndarray, stretch_mm: np.ndarray | None = None

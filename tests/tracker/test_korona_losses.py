@@ -206,3 +206,18 @@ def test_a_disc_seen_moving_once_is_looked_for_on_its_way(taken_up: bool) -> Non
         assert got is None
     else:
         assert got is not None and got.pocket == "NE"
+
+
+@pytest.mark.parametrize(("speed", "side"), [(1000.0, None), (2500.0, "E")], ids=["softly", "hard"])
+def test_a_disc_struck_towards_a_rail_goes_over_it_only_when_struck_hard(speed: float, side: str | None) -> None:
+    """A man at rest near the E rail (not against it) vanishes as the striker runs into it, heading
+    east: followed on at the speed the hit gives it, he reaches the rail within the frame. Struck
+    softly (1.4 times 1000 mm/s into the rail) he bounces off it and is seen again or missed, not
+    gone (korona seed 1039 at 30 fps: a man by the E rail went on into the NE pocket); struck hard
+    he went over it."""
+    p = (400.0, -100.0)
+    x0 = p[0] - EQ.radius_mm(DiscKind.STRIKER) - R_C - 3.5 * speed / 30  # touching at frame 3.5
+    hist = _history({1: _rest(p, 5) + NONE8, 2: _moving((x0, p[1] + 8.0), (speed, 0.0), 6) + [None] * 7})
+    kinds = np.array([W, S], np.int8)
+    got = korona_loss(None, hist, hist.row_of(1), kinds, None, board=BOARD, equipment=EQ, frame_dt_s=1 / 30)
+    assert (got is None) if side is None else (got is not None and (got.pocket, got.side) == (None, side))

@@ -254,8 +254,10 @@ def _newcomer(hist: ShotHistory, row: int, kinds: np.ndarray, board: BoardSpec, 
 def _struck(hist: ShotHistory, kinds: np.ndarray, k0: int, p_mm: np.ndarray, radius_mm: float,
             equipment: EquipmentSpec, board: BoardSpec, frame_dt_s: float) -> Loss | None:
     """A disc at rest away from the rails, last seen in column `k0`, struck by the striker just then:
-    followed on along the line of centres at the speed the hit gives it; lost if that takes it to a
-    rail (or a pocket) before it could have been seen again. None if the striker did not hit it."""
+    followed on along the line of centres at the speed the hit gives it; lost if that takes it over
+    a rail (as hard as a disc leaves the board; a softer hit bounces it off the rail, korona seed
+    1039 at 30 fps: a man by the E rail hit towards the NE pocket went in off the rail) or into a
+    pocket before it could have been seen again. None if the striker did not hit it."""
     t0 = float(hist.t_s[k0])
     reach = radius_mm + equipment.radius_mm(DiscKind.STRIKER)
     window = (hist.t_s > t0 - 3.0 * frame_dt_s) & (hist.t_s <= t0 + 2.0 * frame_dt_s + 1e-9)
@@ -276,8 +278,9 @@ def _struck(hist: ShotHistory, kinds: np.ndarray, k0: int, p_mm: np.ndarray, rad
             v_n = float(d @ n) / dt
             if v_n < _ALONG_MM_S:
                 continue
-            return classify_loss(p_mm, n * _HIT_GAIN * v_n, t_hit, radius_mm, board,
-                                 horizon_s=max(2.0 * frame_dt_s, 0.04), pocket_reach_mm=0.0, min_off_speed_mm_s=0.0)
+            horizon = max(2.0 * frame_dt_s, 0.04)
+            return classify_loss(p_mm, n * _HIT_GAIN * v_n, t_hit, radius_mm, board, horizon_s=horizon,
+                                 pocket_reach_mm=0.0, min_off_speed_mm_s=_OFF_SPEED_MM_S)
     return None
 
 

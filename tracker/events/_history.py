@@ -60,6 +60,11 @@ class ShotHistory:
         cols = np.flatnonzero(np.isfinite(self.xy_mm[row, since:, 0])) + since
         return cols, self.t_s[cols], self.xy_mm[row, cols]
 
+    def first_seen(self) -> np.ndarray:
+        """(M,) int: each track's first column with an observation; -1 if none."""
+        seen = np.isfinite(self.xy_mm[..., 0])
+        return np.where(seen.any(axis=1), np.argmax(seen, axis=1), -1)
+
     def last_seen(self, *, since: int = 0) -> np.ndarray:
         """(M,) int: each track's last column with an observation, from column `since`; -1 if none."""
         seen = np.isfinite(self.xy_mm[:, since:, 0])

@@ -145,9 +145,8 @@ def _one_striker(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, losses:
     track ended nearest in time to the lost track's first sighting.
     """
     is_striker = kinds == DiscKind.STRIKER
-    seen = np.isfinite(hist.xy_mm[:, :, 0])
-    first = np.argmax(seen, axis=1)
-    before = seen.any(axis=1) & (hist.t_s[first] < ctx.t_trigger_s - 1e-9)
+    first = hist.first_seen()
+    before = (first >= 0) & (hist.t_s[first] < ctx.t_trigger_s - 1e-9)
     lost = [row for row, loss in losses if loss.pocket is not None and is_striker[row] and not before[row]]
     if not lost:  # (nearly every shot)
         return kinds

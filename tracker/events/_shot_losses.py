@@ -41,9 +41,9 @@ class _Births:
 
     @classmethod
     def of(cls, hist: ShotHistory) -> _Births:
-        seen = np.isfinite(hist.xy_mm[..., 0])
-        first = np.argmax(seen, axis=1)
-        return cls(hist.t_s[first], hist.xy_mm[np.arange(len(first)), first], seen.sum(axis=1))
+        first = np.maximum(hist.first_seen(), 0)
+        return cls(hist.t_s[first], hist.xy_mm[np.arange(len(first)), first],
+                   np.isfinite(hist.xy_mm[..., 0]).sum(axis=1))
 
 
 def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: np.ndarray, candidates: np.ndarray,

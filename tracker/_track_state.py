@@ -11,12 +11,17 @@ from tracker._track_assign import point_distance, point_segment_distance
 from tracker.specs import DiscKind
 
 __all__ = [
-    "Motion", "TrackArrays", "N_KINDS", "misread_coins", "misread_strikers", "striker_doubles", "striker_followed",
-    "vote_kinds",
+    "Motion", "TrackArrays", "N_KINDS", "STOOD_MM", "misread_coins", "misread_men", "misread_strikers",
+    "striker_doubles", "striker_followed", "vote_kinds",
 ]
 
 N_KINDS = 4  # DiscKind values 0..3
 _STRIKER = int(DiscKind.STRIKER)  # a plain int: array comparisons with it stay cheap
+STOOD_MM = 3.0  # a sighting this close to the last one finds the disc where it stood
+# a man whose own-kind sightings found him standing this long (s) stands there, or one seen by them
+# this lately is where he is (see `misread_men`)
+_MAN_STOOD_S = 0.5
+_MAN_SEEN_S = 0.25
 
 
 class Motion(NamedTuple):
@@ -58,6 +63,10 @@ class TrackArrays:
             so its velocity (displacement over the whole interval) is an underestimate.
         since: (M,) float64 time (s) since which the track has been followed without a break
             longer than coasting (its birth, or when it was last taken up again).
+        stood: (M,) float64 how long (s) the detections that vote on its kind have found it where
+            it is (within `STOOD_MM` from one sighting to the next; 0: it moved, or only guesses
+            found it there).
+        voted_t: (M,) float64 time (s) of the last sighting that voted on its kind.
     """
 
     ids: np.ndarray
@@ -74,6 +83,8 @@ class TrackArrays:
     recent: np.ndarray
     prev_speed: np.ndarray
     since: np.ndarray
+    stood: np.ndarray
+    voted_t: np.ndarray
 
     @classmethod
     def empty(cls, history: int) -> TrackArrays:
@@ -82,6 +93,7 @@ class TrackArrays:
             hits=np.zeros(0, np.int32), missed=np.zeros(0, np.int32), votes=np.zeros((0, N_KINDS)),
             confirmed=np.zeros(0, bool), hist=np.zeros((0, history, 2)), kind=np.zeros(0, np.int8),
             share=np.zeros(0), recent=np.zeros((0, N_KINDS)), prev_speed=np.zeros(0), since=np.zeros(0),
+            stood=np.zeros(0), voted_t=np.zeros(0),
         )
 
     def __len__(self) -> int:
@@ -234,6 +246,53 @@ def misread_coins(
     if len(others):
         on_path[rows[(point_distance(z[rows], others) <= reach_mm).any(axis=0)]] = False
     return on_path if on_path.any() else None
+
+
+def misread_men(
+    st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, *, reach_mm: float, radius_mm: float,
+    confidence: float, still_mm_s: float, coast_frames: int = 2,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Detections of the striker's kind (centres `z` (N, 2) board mm, kinds `det_kind` (N,), time `t`
+    s) within `reach_mm` of where a man is (a confirmed track of a confident coin kind, last seen
+    slower than `still_mm_s`, seen now or hidden since; found standing there by his own kind's
+    sightings for `_MAN_STOOD_S`, or seen by them within `_MAN_SEEN_S`), and not on the path of the
+    moving striker followed until a frame or two ago (within two of its radii `radius_mm`): ((N,)
+    bool over the detections, (M,) bool over the tracks of those men), or None if there are none.
+
+    A man at rest does not grow: such a detection is the man, his size misread (a light man on a
+    lighter surface, fitted at a striker's size, finds the outer edge of his dark rim; a hand's
+    shadow beside him draws his outline out). Read as the striker, it started a second striker's
+    track where he stood, which then took the real striker's first move (carrom seed 1028 at 60 fps).
+    The striker running over the place a man was struck from is the striker (carrom seed 1034 at 60
+    fps: the man's track taken up there again, a white at rest in the pack's place for good).
+    """
+    cand = np.flatnonzero(det_kind == _STRIKER)
+    if len(st) == 0 or cand.size == 0:
+        return None
+    live = st.missed <= coast_frames
+    striker = _sure_strikers(st, confidence) & live & (np.hypot(st.vel[:, 0], st.vel[:, 1]) >= still_mm_s)
+    if striker.any():
+        on_path = point_segment_distance(z[cand], st.xy[striker], _where_now(st, t)[striker]).min(axis=0)
+        cand = cand[on_path > 2.0 * radius_mm]
+        if cand.size == 0:
+            return None
+    men = (st.kind != _STRIKER) & (st.share >= confidence) & st.confirmed
+    # ... who stood there, or was there a moment ago, found so by his own kind's sightings: a track
+    # that came to a stop on a false detection on the print and was kept there only by misreads is no
+    # man (carrom seed 1034 at 60 fps: a white's track, in the pack's place for good)
+    men &= np.hypot(st.vel[:, 0], st.vel[:, 1]) < still_mm_s
+    men &= (st.stood >= _MAN_STOOD_S) | (t - st.voted_t <= _MAN_SEEN_S)
+    if not men.any():
+        return None
+    rows = np.flatnonzero(men)
+    near = point_distance(z[cand], st.xy[rows]) <= reach_mm  # (men, candidates)
+    if not near.any():
+        return None
+    dets = np.zeros(len(z), bool)
+    dets[cand[near.any(axis=0)]] = True
+    tracks = np.zeros(len(st), bool)
+    tracks[rows[near.any(axis=1)]] = True
+    return dets, tracks
 
 
 def striker_followed(st: TrackArrays, track_of_det: np.ndarray, *, coast_frames: int, confidence: float) -> bool:

@@ -32,9 +32,11 @@ from tracker._track_assign import assign, point_distance, point_segment_distance
 from tracker._track_motion import fold_at_cushions, heading_cone
 from tracker._track_state import (
     N_KINDS,
+    STOOD_MM,
     Motion,
     TrackArrays,
     misread_coins,
+    misread_men,
     misread_strikers,
     striker_doubles,
     striker_followed,
@@ -53,6 +55,8 @@ _RECENT_KEEP = 0.7  # weight a track's recent kind votes keep per observation (a
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 _MOVING_MM_S = 300.0  # a striker this fast is moving (not a disc at rest seen with noise)
+# a striker-sized detection this many man radii from where a man stands is that man, misread
+_MISREAD_MAN_REACH = 0.3
 
 
 @dataclass
@@ -157,13 +161,20 @@ class Tracker:
         ):
             if misread is not None:
                 guessed = misread if guessed is None else guessed | misread
+        # ... and a striker where a man stands (his size misread): his track may take it up again
+        men = misread_men(st, z, dets.kind, t, reach_mm=_MISREAD_MAN_REACH * float(self.radius_mm[:_STRIKER].min()),
+                          radius_mm=r_s, confidence=sure, still_mm_s=_MOVING_MM_S)
+        on_men = None
+        if men is not None:
+            guessed = men[0] if guessed is None else guessed | men[0]
+            on_men = men[1]
         if guessed is not None and not guessed.any():
             guessed = None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
         rows, cols = self._continue(st, z, dets.kind, t, dets.score, guessed)
         track_of_det[cols] = rows
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
-        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, guessed)
+        rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, guessed, on_men)
         track_of_det[cols2] = rows2
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
         st = self._observe(st, z, dets, t, track_of_det, guessed)
@@ -364,8 +375,10 @@ class Tracker:
 
     def _jump(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
               track_of_det: np.ndarray, det_score: np.ndarray,
-              guessed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Dormant tracks taken up again: a disc out from under a hand near where it went, the striker anywhere."""
+              guessed: np.ndarray | None, on_men: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Dormant tracks taken up again: a disc out from under a hand near where it went, the striker anywhere;
+        `on_men` (M,) bool: the men a misread detection lies on (see `misread_men`), taken up by it however
+        long they were hidden."""
         cfg = self.config
         dormant = st.missed > cfg.coast_frames
         free_d = (track_of_det < 0).nonzero()[0]
@@ -400,6 +413,8 @@ class Tracker:
         # black by its votes, its stroke never started a shot); only a blur (its size a guess) may
         # take up a disc lost in flight a moment ago
         lately = t - st.last_t[free_t] <= _BLUR_REVIVE_S
+        if on_men is not None:
+            lately |= on_men[free_t]
         penalty, forbidden = self._kind_terms(kind, share, det_kind[free_d], guessed_d, by_size=True, blur_ok=lately)
         agree = ~forbidden & (penalty == 0.0)
         cost = dist + np.where(confirmed, 0.0, 50.0)[:, None]
@@ -462,6 +477,11 @@ class Tracker:
         st.xy[rows] = z_rows
         # (each track takes one detection at most: the rows are distinct, a plain indexed add is np.add.at)
         v_cols, v_rows = (cols, rows) if guessed is None else (cols[~guessed[cols]], rows[~guessed[cols]])
+        # how long its own kind's sightings have found it standing (a guess found where it stood adds nothing)
+        stayed = np.hypot(z_rows[:, 0] - xy_rows[:, 0], z_rows[:, 1] - xy_rows[:, 1]) <= STOOD_MM
+        votes = np.ones(len(rows), bool) if guessed is None else ~guessed[cols]
+        st.stood[rows] = np.where(stayed, st.stood[rows] + np.where(votes, dt, 0.0), 0.0)
+        st.voted_t[v_rows] = t
         det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a guess)
         weight = dets.score[v_cols].astype(np.float64) + 0.05
         st.votes[v_rows, det_kind] += weight
@@ -498,6 +518,7 @@ class Tracker:
             vel=np.zeros((n, 2)), last_t=np.full(n, t), hits=np.ones(n, np.int32),
             missed=np.zeros(n, np.int32), votes=votes, confirmed=np.full(n, self.config.confirm_hits <= 1),
             hist=hist, kind=kind, share=share, recent=votes.copy(), prev_speed=np.zeros(n), since=np.full(n, t),
+            stood=np.zeros(n), voted_t=np.full(n, t),
         )
         self._next_id += n
         out = track_of_det.copy()

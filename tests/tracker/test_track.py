@@ -254,6 +254,21 @@ def test_a_coin_at_rest_once_read_as_the_striker_is_not_held_to_it() -> None:
     assert tracks.kind[row] == 1, (tracks.ids, tracks.kind, tracks.det_track_id)
 
 
+@pytest.mark.parametrize("hidden", [False, True], ids=["seen", "hidden-by-a-hand"])
+def test_a_man_at_rest_read_as_the_striker_keeps_his_track(hidden: bool) -> None:
+    """Issue 4 (carrom seed 1028 at 60 fps): a light white at rest, read as the striker once a hand
+    passed over him, started a second striker's track where he stood, and that track took the real
+    striker's first move off its line. A man at rest does not grow: the striker-sized detection where
+    he stands is he, his size misread; the striker put down on its line is the striker, and its move
+    is its own."""
+    white, line = (-15.0, -216.0), (18.0, -252.0)
+    frames = [([white], [0])] * 60 + [([], [])] * (24 if hidden else 0) + [([white], [3])] * 4
+    frames += [([white, line], [3, 3])] * 3 + [([white, (line[0] - 30.0, line[1] + 20.0)], [3, 3])]
+    ids = _follow(frames, fps=60.0)
+    assert all(i[0] == ids[0][0] for i in ids[-8:]), ids
+    assert ids[-1][1] == ids[-2][1] != ids[0][0], ids
+
+
 @pytest.mark.parametrize("kind", [1, 3], ids=["coin", "striker"])
 def test_a_dormant_coin_track_is_taken_up_by_a_coin_only(kind: int) -> None:
     """Issue #7 (korona seed 2008 at 120 fps): a dark man's track, its colour unsure (read black and

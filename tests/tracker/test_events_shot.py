@@ -21,6 +21,7 @@ from tracker.events._start import (
 from tracker.specs import DiscKind, load_board, load_equipment
 
 BOARD = load_board("carrom")
+BOARD_K = load_board("korona")
 EQUIP = load_equipment("icf")
 KW = {"horizon_s": 0.12, "pocket_reach_mm": 16.0, "min_off_speed_mm_s": 2000.0}
 
@@ -554,6 +555,57 @@ def test_no_disc_flies_under_a_hand_before_the_striker_set_off(set_off_s: float 
     losses = find_losses(hist, ctx, np.array([1], np.int8), np.array([15.5]), np.array([True]), float(t[-1]),
                          ShotTuning(), run=None if set_off_s is None else _run_from(set_off_s))
     assert bool(losses) == lost
+
+
+@pytest.mark.parametrize(("set_off_s", "t_trigger_s", "off"),
+                         [(6.985, 7.0, False), (None, 7.0, True), (6.78, 7.0, True), (7.5, 6.75, True)],
+                         ids=["before-the-striker", "set-off-unknown", "after-the-striker", "run-found-late"])
+def test_nothing_flies_off_before_the_striker_set_off(set_off_s: float | None, t_trigger_s: float, off: bool) -> None:
+    """Carrom seed 1044 at 120 fps (hard look): a hand's edge over the E cushion is read as a white
+    in two frames 0.19 s before the striker set off, 40 mm apart, then never again: "off over the E
+    cushion". Nothing is struck before the striker sets off; the same two sightings after it are a
+    disc flying off. A striker's run that starts after the motion that began the shot was noticed is
+    not the stroke's (carrom seed 1010 at 60 fps: a run found 4 s into the break; its six pockets
+    stand)."""
+    fps = 120.0
+    t = 6.7 + np.arange(60) / fps
+    xy = np.full((len(t), 2), np.nan)
+    xy[11], xy[12] = (339.9, -269.3), (357.5, -234.7)  # t = 6.792, 6.8
+    run = None if set_off_s is None else _run_from(set_off_s, origin=(0.0, 252.6), direction=(0.0, -1.0))
+    losses = _one_track_losses("carrom", 0, 15.9, t, xy, t_trigger_s=t_trigger_s, fps=fps, run=run)
+    assert [loss.side for _, loss in losses] == (["E"] if off else [])
+
+
+def test_a_disc_seen_now_and_then_only_over_a_pockets_hole_is_no_disc() -> None:
+    """Korona seed 1033 at 30 fps: the edge of the NE pocket's hole, read as a black now and then
+    (seven sightings over two seconds, 17-20 mm from the pocket's centre, switching between two
+    spots), was "pocketed" there. A disc on the board is never seen only over a hole."""
+    fps = 30.0
+    t = 16.2 + np.arange(66) / fps
+    xy = np.full((len(t), 2), np.nan)
+    for k in (1, 3, 61, 63):
+        xy[k] = (410.4, -423.8)
+    for k in (2, 4, 62):
+        xy[k] = (410.1, -434.8)
+    xy[60] = (423.4, -446.5)
+    assert _one_track_losses("korona", 1, 15.5, t, xy, t_trigger_s=15.67, fps=fps) == []
+
+
+def test_a_disc_lost_a_frame_short_of_a_pocket_and_seen_again_in_it_went_in_then() -> None:
+    """Korona seed 1033 at 30 fps: a black running at 2.4 m/s towards the W rail by the NW pocket,
+    lost 43 mm from its centre and seen again only in the hole 1.3 s later: its straight way misses
+    the point of no return (it went in off the rail), but it was a frame's run from it. It went in
+    then (16.64 s against the simulator's 16.65), not when it was seen again."""
+    fps = 30.0
+    t = 16.4667 + np.arange(46) / fps
+    xy = np.full((len(t), 2), np.nan)
+    v = np.array([-1830.0, -1630.0])
+    xy[:6] = np.array([-441.6, -386.2]) + np.outer(np.arange(-5, 1) / fps, v)
+    xy[45] = (-433.6, -412.2)
+    losses = _one_track_losses("korona", 1, 15.5, t, xy, t_trigger_s=15.67, fps=fps)
+    assert [(loss.pocket, loss.side) for _, loss in losses] == [("NW", None)], losses
+    way = float(np.hypot(*(np.array([-441.6, -386.2]) - BOARD_K.pockets_mm[0]))) - BOARD_K.pocket_no_return_mm
+    assert losses[0][1].t_s == pytest.approx(t[5] + way / float(np.hypot(*v)), abs=2e-3)
 
 
 def test_brink_loss_is_dated_where_the_path_enters_the_pocket() -> None:

@@ -208,6 +208,27 @@ def test_a_disc_seen_moving_once_is_looked_for_on_its_way(taken_up: bool) -> Non
         assert got is not None and got.pocket == "NE"
 
 
+@pytest.mark.parametrize("knuckles", [False, True], ids=["alone", "with-a-hands-knuckles-lost-before"])
+def test_a_disc_driven_into_a_rail_and_seen_again_only_on_its_way_into_a_pocket_stayed_on(knuckles: bool) -> None:
+    """Korona seed 1033 at 30 fps: a black against the S rail, driven into it hard, bounced back
+    unseen and was picked up mid-board by a new track on its way into the NW pocket. A disc turning
+    up later in the shot stands for it, whether it is still there at the end or runs into a pocket;
+    a few sightings of a hand's knuckles lost before it (a tenth of a second) are no disc that could
+    be the one turning up."""
+    n = 40
+    tracks = {
+        1: _rest((10.0, Y_N), 5) + [None] * (n - 5),
+        2: (_running_in((10.0, Y_N)) + [None] * n)[:n],
+        3: [None] * 14 + _moving((-330.0, -330.0), (-1000.0, -1000.0), 3) + [None] * (n - 17),
+    }
+    if knuckles:
+        tracks[4] = _rest((200.0, 0.0), 4) + [None] * (n - 4)
+    hist = _history(tracks)
+    kinds = np.array([W, S, W] + [W] * knuckles, np.int8)
+    got = korona_loss(None, hist, hist.row_of(1), kinds, None, board=BOARD, equipment=EQ, frame_dt_s=1 / 30)
+    assert got is None, got
+
+
 @pytest.mark.parametrize(("speed", "side"), [(1000.0, None), (2500.0, "E")], ids=["softly", "hard"])
 def test_a_disc_struck_towards_a_rail_goes_over_it_only_when_struck_hard(speed: float, side: str | None) -> None:
     """A man at rest near the E rail (not against it) vanishes as the striker runs into it, heading

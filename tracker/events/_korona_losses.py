@@ -45,6 +45,7 @@ _POCKET_NEAR_MM = 60.0  # a disc last seen this close to a pocket's centre may h
 _NEAR_MM = 15.0
 _DISTURB_BEFORE, _DISTURB_AFTER = 4.0, 3.0
 _MIN_SEEN = 3  # observations of a track that is a disc, not stray detections
+_LIVED_S = 0.3  # ... and how long a track lost from sight was followed, to be a disc that may turn up again
 _MOUTH_MM = 40.0  # a disc at rest this close to a pocket's edge lies in its mouth
 # the generic rule's tuning (tracker.events._shot.ShotTuning), for a velocity over a gap
 _HORIZON_FRAMES = 4.5
@@ -238,15 +239,19 @@ def _newcomer(hist: ShotHistory, row: int, kinds: np.ndarray, board: BoardSpec, 
     same = (striker == striker[row]) & (n_seen >= _MIN_SEEN)
     t0, t_end = float(hist.t_s[k_last[row]]), float(hist.t_s[-1])
     at_end = hist.t_s[k_last] >= t_end - _AT_END_S
-    new = same & (hist.t_s[k_first] > t0 + 1e-9) & at_end
-    if not new.any():
-        return False
     last_xy = hist.xy_mm[np.arange(len(kinds)), k_last]
     d_pocket = np.min(np.hypot(*(board.pockets_mm[None, :, :] - last_xy[:, None, :]).transpose(2, 0, 1)), axis=1)
+    # (one that turns up and runs into a pocket turned up too: korona seed 1033 at 30 fps, a black driven
+    # into the S rail bounced back unseen, picked up mid-board on its way into the NW pocket)
+    new = same & (hist.t_s[k_first] > t0 + 1e-9) & (at_end | (d_pocket <= _POCKET_NEAR_MM))
+    if not new.any():
+        return False
     # every other disc lost from sight (under a hand, too) may be the one turning up; a track first
     # seen after t0 and lost again is a link in the same chain, not another disc
     born_before = hist.t_s[k_first] <= t0 + 1e-9
-    lost = same & born_before & ~at_end & (d_pocket > _POCKET_NEAR_MM)
+    # (followed for a while: a few sightings of a hand's knuckles coming and going are no disc)
+    lived = hist.t_s[k_last] - hist.t_s[k_first] >= _LIVED_S
+    lost = same & born_before & lived & ~at_end & (d_pocket > _POCKET_NEAR_MM)
     lost[row] = False
     return bool(new.sum() > lost.sum())
 

@@ -25,7 +25,7 @@ from tracker.events._losses import Loss, classify_loss, entry_time
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_record import game_loss
 from tracker.events._start import StrikerRun
-from tracker.specs import CORNERS, DiscKind
+from tracker.specs import CORNERS, BoardSpec, DiscKind
 
 __all__ = ["find_losses"]
 
@@ -74,11 +74,19 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         sparse = few or len(cols) < _SPARSE_SHARE * float(cols[-1] - cols[0] + 1)
         if (few and _back_and_forth(p)) or (sparse and bool(ctx.board.on_base_circle(p).all())):
             continue  # a print read as a disc now here, now there, as the striker went by (issue 4, seeds 1008, 2008)
+        if sparse and _over_holes(p, ctx.board):
+            continue  # only ever seen over a pocket's hole, now and then: the hole's edge (korona seed 1033, 30 fps)
         v = None
         if len(cols) >= 2 and (t[-1] - t[-2] <= 2.5 * dt + 1e-6 or _straight_flight(t, p, dt, tune)):
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
             if float(np.hypot(*v)) < tune.min_loss_speed_mm_s:
                 v = None
+        early = float(t[-1]) < ctx.t_trigger_s - _set_off_slack(dt)
+        if v is not None and early and _before_set_off(float(t[-1]), run, dt):
+            # in flight before the striker set off and before motion was noticed, then gone: a hand, not a
+            # disc (carrom seed 1044 at 120 fps; both, as a striker's run found late in the shot is the
+            # wrong one: carrom seed 1010 at 60 fps, the break's six pockets dated before it)
+            continue
         if int(hist.ids[row]) in ctx.hidden and (v is None or float(np.hypot(*v)) < tune.min_off_speed_mm_s
                                                  or _before_set_off(float(t[-1]), run, dt)):
             # under a hand: still there (one flying into a cushion or a pocket is not; nor does a
@@ -120,6 +128,12 @@ def _past_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> np.ndarray
     return np.asarray(d - (ctx.board.pocket_no_return_mm + tune.pocket_reach_mm))
 
 
+def _over_holes(p: np.ndarray, board: BoardSpec) -> bool:
+    """Whether every point of `p` (K, 2) mm lies over a pocket's hole."""
+    d = np.linalg.norm(np.asarray(p)[:, None, :] - board.pockets_mm[None], axis=2).min(axis=1)
+    return bool((d <= board.pocket_diameter_mm / 2).all())
+
+
 def _onto_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> bool:
     """Whether two sightings (2, 2) mm run on to a pocket's brink: the second on it, and nearer the
     pocket than the first."""
@@ -154,13 +168,21 @@ def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext
     """A disc seen again, after a gap, only in a pocket (`loss`) went in when its steady path before the
     gap reached the point of no return, if it did within the gap (carrom seed 2008 at 120 fps: a black
     rolling down the E cushion into the SE pocket, lost four frames before it went in and seen once in
-    the hole, was dated at that sighting, five frames late)."""
+    the hole, was dated at that sighting, five frames late). A path that misses the point of no return
+    but runs at it from a frame's run of it glanced off a cushion into the pocket: it went in when its
+    speed took it that far (korona seed 1033 at 30 fps: a black lost 43 mm from the NW pocket at
+    2.4 m/s, seen in the hole 1.3 s later, was dated then)."""
     before = (t < t[-1] - 2.5 * dt) & (t >= t[-2] - _STEADY_FRAMES * dt - 1e-9)
     if not before[-2] or before.sum() < 3:
         return loss
     vel, at = _line_fit(t[before], p[before])
     pocket = ctx.board.pockets_mm[CORNERS.index(loss.pocket)]
     t_in = entry_time(pocket - at, vel, ctx.board.pocket_no_return_mm)
+    if t_in is None:
+        way = float(np.hypot(*(pocket - at))) - ctx.board.pocket_no_return_mm
+        speed = float(np.hypot(*vel))
+        if float(np.dot(pocket - at, vel)) > 0.0 and way <= speed * _GLANCE_IN_FRAMES * dt:
+            t_in = max(way, 0.0) / speed
     if t_in is None or t[-2] + t_in >= loss.t_s:
         return loss
     return Loss(loss.pocket, None, round(float(t[-2] + t_in), 4))
@@ -264,6 +286,7 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
 
 
 _STILL_STEP_MM = 3.0  # a step this short is a disc standing still (detection noise)
+_GLANCE_IN_FRAMES = 1.5  # a disc lost this many frames' run from a pocket's point of no return, heading for it
 _AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit into the cushion at once
 _INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion
 _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding it again)

@@ -479,8 +479,8 @@ class Tracker:
         v_cols, v_rows = (cols, rows) if guessed is None else (cols[~guessed[cols]], rows[~guessed[cols]])
         # how long its own kind's sightings have found it standing (a guess found where it stood adds nothing)
         stayed = np.hypot(z_rows[:, 0] - xy_rows[:, 0], z_rows[:, 1] - xy_rows[:, 1]) <= STOOD_MM
-        votes = np.ones(len(rows), bool) if guessed is None else ~guessed[cols]
-        st.stood[rows] = np.where(stayed, st.stood[rows] + np.where(votes, dt, 0.0), 0.0)
+        voting = np.ones(len(rows), bool) if guessed is None else ~guessed[cols]
+        st.stood[rows] = np.where(stayed, st.stood[rows] + np.where(voting, dt, 0.0), 0.0)
         st.voted_t[v_rows] = t
         det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a guess)
         weight = dets.score[v_cols].astype(np.float64) + 0.05

@@ -169,6 +169,13 @@ def _sure_strikers(st: TrackArrays, confidence: float) -> np.ndarray:
     return np.asarray((st.kind == _STRIKER) & (st.share >= confidence) & st.confirmed)
 
 
+def _moving_strikers(st: TrackArrays, confidence: float, min_speed_mm_s: float, coast_frames: int) -> np.ndarray:
+    """(M,) bool: sure strikers (`_sure_strikers`) seen within `coast_frames` frames, last moving at
+    `min_speed_mm_s` or faster."""
+    live = st.missed <= coast_frames
+    return np.asarray(_sure_strikers(st, confidence) & live & (np.hypot(st.vel[:, 0], st.vel[:, 1]) >= min_speed_mm_s))
+
+
 def _where_now(st: TrackArrays, t: float) -> np.ndarray:
     """(M, 2) where each track is at time `t` s, by its velocity from its last sighting, board mm."""
     return np.asarray(st.xy + st.vel * (t - st.last_t)[:, None])
@@ -230,7 +237,7 @@ def misread_coins(
     if len(st) == 0 or not cand.any():
         return None
     live = st.missed <= coast_frames
-    striker = _sure_strikers(st, confidence) & live & (np.hypot(st.vel[:, 0], st.vel[:, 1]) >= min_speed_mm_s)
+    striker = _moving_strikers(st, confidence, min_speed_mm_s, coast_frames)
     if not striker.any():
         return None
     now = _where_now(st, t)
@@ -269,8 +276,7 @@ def misread_men(
     cand = np.flatnonzero(det_kind == _STRIKER)
     if len(st) == 0 or cand.size == 0:
         return None
-    live = st.missed <= coast_frames
-    striker = _sure_strikers(st, confidence) & live & (np.hypot(st.vel[:, 0], st.vel[:, 1]) >= still_mm_s)
+    striker = _moving_strikers(st, confidence, still_mm_s, coast_frames)
     if striker.any():
         on_path = point_segment_distance(z[cand], st.xy[striker], _where_now(st, t)[striker]).min(axis=0)
         cand = cand[on_path > 2.0 * radius_mm]

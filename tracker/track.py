@@ -476,11 +476,11 @@ class Tracker:
             st.since[rows] = np.where(continuing, st.since[rows], t)
         st.xy[rows] = z_rows
         # (each track takes one detection at most: the rows are distinct, a plain indexed add is np.add.at)
-        v_cols, v_rows = (cols, rows) if guessed is None else (cols[~guessed[cols]], rows[~guessed[cols]])
+        voting = None if guessed is None else ~guessed[cols]
+        v_cols, v_rows = (cols, rows) if voting is None else (cols[voting], rows[voting])
         # how long its own kind's sightings have found it standing (a guess found where it stood adds nothing)
         stayed = np.hypot(z_rows[:, 0] - xy_rows[:, 0], z_rows[:, 1] - xy_rows[:, 1]) <= STOOD_MM
-        voting = np.ones(len(rows), bool) if guessed is None else ~guessed[cols]
-        st.stood[rows] = np.where(stayed, st.stood[rows] + np.where(voting, dt, 0.0), 0.0)
+        st.stood[rows] = np.where(stayed, st.stood[rows] + (dt if voting is None else np.where(voting, dt, 0.0)), 0.0)
         st.voted_t[v_rows] = t
         det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a guess)
         weight = dets.score[v_cols].astype(np.float64) + 0.05

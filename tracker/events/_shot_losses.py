@@ -81,8 +81,8 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             v = (p[-1] - p[-2]) / (t[-1] - t[-2])
             if float(np.hypot(*v)) < tune.min_loss_speed_mm_s:
                 v = None
-        early = float(t[-1]) < ctx.t_trigger_s - _set_off_slack(dt)
-        if v is not None and early and _before_set_off(float(t[-1]), run, dt):
+        if (v is not None and float(t[-1]) < ctx.t_trigger_s - _set_off_slack(dt)
+                and _before_set_off(float(t[-1]), run, dt)):
             # in flight before the striker set off and before motion was noticed, then gone: a hand, not a
             # disc (carrom seed 1044 at 120 fps; both, as a striker's run found late in the shot is the
             # wrong one: carrom seed 1010 at 60 fps, the break's six pockets dated before it)
@@ -124,14 +124,17 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
 def _past_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> np.ndarray:
     """(..., P) how far points `p` (..., 2) mm lie outside each pocket's brink (within reach of its
     point of no return), mm: 0 or less on it."""
-    d = np.linalg.norm(np.asarray(p)[..., None, :] - ctx.board.pockets_mm, axis=-1)
-    return np.asarray(d - (ctx.board.pocket_no_return_mm + tune.pocket_reach_mm))
+    return np.asarray(_to_pockets(p, ctx.board) - (ctx.board.pocket_no_return_mm + tune.pocket_reach_mm))
+
+
+def _to_pockets(p: np.ndarray, board: BoardSpec) -> np.ndarray:
+    """(..., P) distance (mm) from points `p` (..., 2) mm to each pocket's centre."""
+    return np.asarray(np.linalg.norm(np.asarray(p)[..., None, :] - board.pockets_mm, axis=-1))
 
 
 def _over_holes(p: np.ndarray, board: BoardSpec) -> bool:
     """Whether every point of `p` (K, 2) mm lies over a pocket's hole."""
-    d = np.linalg.norm(np.asarray(p)[:, None, :] - board.pockets_mm[None], axis=2).min(axis=1)
-    return bool((d <= board.pocket_diameter_mm / 2).all())
+    return bool((_to_pockets(p, board).min(axis=-1) <= board.pocket_radius_mm).all())
 
 
 def _onto_brink(p: np.ndarray, ctx: ShotContext, tune: ShotTuning) -> bool:

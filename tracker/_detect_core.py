@@ -409,6 +409,12 @@ class DetectorCore:
             need = np.full(len(on_hand), cfg.hand_min_support)
             if on_hand.any() and board_lab is not None:
                 unlike = lab_dist(ref.face_lab, self._hand_lab(board_lab, hands)) >= cfg.hand_skin_dist
+                # the striker set on its line with the flicking fingers at its edge, taken into the
+                # hand's mask with them, is no knuckle (carrom seeds 1004 and 1040 at 60 fps: the
+                # striker not seen standing before its shot, the shot dated late, its first
+                # contact guessed wrong)
+                unlike |= (kind == DiscKind.STRIKER) & on_hand & self.board.on_placement_line(
+                    ref.xy_mm, self.equipment.striker_diameter_mm)
                 need[unlike] = cfg.hand_other_min_support
             keep &= ~on_hand | ((ref.clear >= need) & (ref.coverage >= cfg.hand_min_octants))
         # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a

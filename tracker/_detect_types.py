@@ -53,7 +53,8 @@ class DetectorConfig:
             from the hand's mean colour needs only `hand_other_min_support` (a knuckle or a
             fingertip is the hand's colour; a striker the fingers have just let go of, merged
             with them in the mask, is not; shadows between the fingers are neither, so some
-            clear outline is still asked for).
+            clear outline is still asked for); so does a striker-sized one standing on a
+            placement line (the striker, the flicking fingers at its edge).
         hand_off_bare, bare_alpha: change-driven still path: a region that far from the bare
             board under it (colour distance, lightness counted a quarter: a shadow is no hand)
             is a hand too when it reaches in (a hand of the board's own colour, which

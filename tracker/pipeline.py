@@ -78,7 +78,8 @@ class PipelineConfig:
         hand_ring_radii: radius of that ring in disc radii.
         hand_side_score: a detection of at least this score whose ring is hidden only on one side
             (the hidden points all on one half of it) is kept (above 1: never): a disc the
-            fingers touch, the striker held at the base line before the stroke.
+            fingers touch, the striker held at the base line before the stroke (the striker
+            standing on its placement line is kept so whatever its score).
     """
 
     detector: DetectorConfig | None = None
@@ -133,7 +134,8 @@ _HALVES = (np.arange(12)[:, None] + np.arange(6)[None, :]) % 12
 
 
 def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.ndarray], radius_mm: np.ndarray,
-               *, radii: float, frac: float, side_score: float = np.inf) -> np.ndarray:
+               *, radii: float, frac: float, side_score: float = np.inf,
+               set_striker: np.ndarray | None = None) -> np.ndarray:
     """(N,) bool: detections whose surroundings a hand hides for at least `frac` of a ring.
 
     Args:
@@ -144,6 +146,9 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
         frac: share of the 12 ring points that must be hidden.
         side_score: detections of at least this score hidden only on one side are not (a hand
             beside a disc, not round it).
+        set_striker: (N,) bool detections that are the striker set on its line (see
+            `BoardSpec.on_placement_line`): hidden only on one side, they are not, whatever their
+            score (the flicking fingers at its edge cut into its outline: carrom seed 1040 at 60 fps).
     """
     if len(dets) == 0 or dets.xy_board is None or frac >= 1.0:
         return np.zeros(len(dets), bool)
@@ -152,7 +157,10 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     covered: np.ndarray = hidden.sum(axis=1) / hidden.shape[1] >= frac - 1e-9  # (the share: what `mean` gives)
     # one side only: half the ring's points in a row clear
     side = np.any(~np.any(hidden[:, _HALVES], axis=2), axis=1)
-    return np.asarray(covered & ~(side & (dets.score >= side_score)))
+    sure = dets.score >= side_score
+    if set_striker is not None:
+        sure |= set_striker
+    return np.asarray(covered & ~(side & sure))
 
 
 def default_detector_config(game: str) -> DetectorConfig:
@@ -274,8 +282,11 @@ class Pipeline:
         # a "disc" in the middle of a hand is the hand (fingertips, knuckles): discs under it are hidden
         cfg = self.config
         if cfg.hand_ring_frac < 1.0 and len(dets) and detection.occluded_fraction > 0.0:
+            set_striker = None if dets.xy_board is None else (dets.kind == DiscKind.STRIKER) & (
+                self.board.on_placement_line(dets.xy_board, self.equipment.striker_diameter_mm))
             dets = dets[~under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
-                                    frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score)]
+                                    frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score,
+                                    set_striker=set_striker)]
         # (only when they differ: re-validating the detections costs time every frame)
         if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)

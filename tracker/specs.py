@@ -36,6 +36,7 @@ SPEC_VERSION = 1
 CORNERS: tuple[str, ...] = ("NW", "NE", "SE", "SW")
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
 PRINT_SPOT_MM = 5.0  # a printed base circle read as a disc is seen this close to the circle's centre
+PLACEMENT_ERR_MM = 4.0  # the detection error of a standing striker's centre, mm
 
 
 class Game(StrEnum):
@@ -135,6 +136,44 @@ class BoardSpec:
         if self.base_circle_diameter_mm <= 0:
             return np.zeros((0, 2))
         return base_circle_pattern(*self.base_circle_centre_mm)
+
+    @property
+    def placement_line_mm(self) -> float:
+        """Distance (mm) from the centre of the lines on which the striker is set for a shot: the
+        middle of the base lines (carrom), of the rail zones (korona).
+
+        >>> load_board("carrom").placement_line_mm
+        252.6
+        """
+        if self.base_line_length_mm > 0:
+            return self.half_mm - self.base_line_outer_from_edge_mm - self.base_line_gap_mm / 2
+        return self.half_mm - self.rail_zone_depth_mm / 2
+
+    @property
+    def placement_extent_mm(self) -> float:
+        """Half the length of a placement line, mm."""
+        return (self.base_line_length_mm if self.base_line_length_mm > 0 else self.rail_zone_length_mm) / 2
+
+    def placement_tol_mm(self, striker_diameter_mm: float) -> float:
+        """How far (mm) from `placement_line_mm` a striker set for a shot may stand: on base lines
+        (carrom) it touches both, so its centre is within its radius less half their gap of the
+        middle (ICF: 4.75 mm), detection error added; in a rail zone (korona), anywhere in it."""
+        if self.base_line_length_mm > 0:
+            return striker_diameter_mm / 2 - self.base_line_gap_mm / 2 + PLACEMENT_ERR_MM
+        return self.rail_zone_depth_mm / 2 + PLACEMENT_ERR_MM
+
+    def on_placement_line(self, xy_mm: np.ndarray, striker_diameter_mm: float) -> np.ndarray:
+        """(N,) bool: points (N, 2) board mm where a striker may stand set for a shot (within
+        `placement_tol_mm` of a placement line, along its length).
+
+        >>> load_board("carrom").on_placement_line(np.array([[-26.0, 251.9], [0.0, 200.0]]), 41.0).tolist()
+        [True, False]
+        """
+        xy = np.abs(np.asarray(xy_mm, np.float64).reshape(-1, 2))
+        line, tol, extent = self.placement_line_mm, self.placement_tol_mm(striker_diameter_mm), self.placement_extent_mm
+        across_y = (np.abs(xy[:, 1] - line) <= tol) & (xy[:, 0] <= extent)
+        across_x = (np.abs(xy[:, 0] - line) <= tol) & (xy[:, 1] <= extent)
+        return np.asarray(across_y | across_x)
 
     def on_base_circle(self, xy_mm: np.ndarray, within_mm: float = PRINT_SPOT_MM) -> np.ndarray:
         """(N,) bool: points (N, 2) board mm within `within_mm` of a base circle's centre (where a

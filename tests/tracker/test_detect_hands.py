@@ -216,3 +216,34 @@ def test_a_pale_hand_beyond_a_sleeve_that_stands_out_is_hidden_with_it(beyond: s
     assert hands[250, 100]
     assert bool(hands[150, 100]) == taken
     assert finder.pale == taken
+
+
+def test_the_striker_set_under_the_flicking_fingers_is_seen() -> None:
+    """Issue 4 (carrom seed 1040 at 60 fps, the break): the striker set on the base line, the
+    flicking fingers at its edge, was taken into the hand's mask with them and held to a knuckle's
+    proof of a clear outline all round; it was never seen standing, so its run was cast from the
+    wrong line and the first contact called black, not white. A striker-sized disc on its line is
+    no knuckle."""
+    from calibration import find_board
+    from fixtures.camera import sample_camera
+    from fixtures.look import sample_look
+    from fixtures.play import simulate_play
+    from tracker.pipeline import Pipeline
+
+    seed, fps = 1040, 60.0
+    tl = simulate_play("carrom", shots=1, seed=seed)
+    rng = np.random.default_rng(seed)
+    camera, look = sample_camera(rng, resolution=(1280, 720)), sample_look(rng, "normal")
+    pipe, seen = None, []
+    for fr in fixtures_render.render_frames(tl, camera, look, fps=fps, seed=seed):
+        if fr.t_s > 1.055:  # (struck at 1.05 s)
+            break
+        if pipe is None:
+            pipe = Pipeline(find_board(fr.image, game="carrom"), game="carrom", equipment=tl.equipment)
+        dets = pipe.process(fr.image, fr.t_s).detections
+        striker = [d for d in fr.truth["discs"] if d["kind"] == "striker"][0]
+        if fr.t_s >= 0.99 and striker["visible"]:  # (the fingers at its edge, about to flick)
+            near = np.hypot(dets.xy_board[:, 0] - striker["x_mm"], dets.xy_board[:, 1] - striker["y_mm"]) < 3.0
+            seen.append(bool((near & (dets.kind == 3)).any()))
+    assert len(seen) >= 3
+    assert all(seen[1:]), seen  # (seen standing before it left, with the fingers at its edge)

@@ -15,6 +15,7 @@ from tracker.events._start import (
     distance_from_line,
     has_stood,
     is_behind,
+    motion_began,
     striker_run,
     where_it_stood,
 )
@@ -1209,3 +1210,140 @@ def test_a_man_first_seen_in_flight_as_wide_as_the_striker_is_pocketed_as_that_m
     out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
     pocketed = [(e.to_json()["disc"]["kind"], e.to_json()["pocket"]) for e in out.events if e.kind == "pocketed"]
     assert pocketed == [("white" if striker_stays else "striker", "NW")], out.events
+
+
+@pytest.mark.parametrize(("off_mm", "began_at"), [(0.0, 2), (1.7, 2), (3.5, 5)],
+                         ids=["straight", "centres-noise", "astray"])
+def test_a_slow_glides_start_is_not_put_off_by_the_centres_noise(off_mm: float, began_at: int) -> None:
+    """Issue 4 (carrom seed 1005 at 120 fps): a striker at 0.5 m/s steps 4 mm a frame, and one
+    sighting off its line by the centres' noise turned the steps either side of it by 20 degrees or
+    more: the glide was taken to begin there, three frames late, and the striker's place read from
+    a sighting on its way. A sighting the noise puts off the line keeps the glide whole; one further
+    off breaks it (a hand carrying the striker turns it)."""
+    t = np.arange(7) / 120.0
+    xy = np.array([[0.0, 0.0], [0.0, 0.2]] + [[0.0, 0.2 + 4.4 * k] for k in range(1, 6)])
+    xy[4, 0] += off_mm
+    began = motion_began(t, xy, t_noticed=float(t[-1]), min_speed_mm_s=200.0, max_gap_s=3.5 / 120.0)
+    assert began == pytest.approx(t[began_at])
+
+
+def test_a_slow_striker_seen_on_its_way_is_not_taken_for_standing() -> None:
+    """Issue 4 (carrom seed 1044 at 120 fps): a striker at 0.45 m/s along the base line steps 4 mm
+    a frame, less than the 5 mm that told a step in motion from a standing disc's jitter; its
+    last sighting before motion was noticed, already 30 mm on its way, was taken for where it
+    stood and the shot dated 40 ms late. Over a few frames its motion is plain, and where it was
+    seen standing before the flicking hand hid it is its place."""
+    from types import SimpleNamespace
+
+    from tracker.events._anchor import find_striker_rest
+
+    fps = 120.0
+    t = 10.7 + np.arange(20) / fps
+    xy = np.full((1, len(t), 2), np.nan)
+    xy[0, :4] = (-72.8, 251.5)  # seen standing, then hidden under the flicking hand
+    on_way = np.arange(12, 16)
+    xy[0, on_way, 0] = -52.3 + 4.0 * (on_way - 12)
+    xy[0, on_way, 1] = 249.4
+    k = 16  # motion noticed at this frame
+    hist = ShotHistory(np.array([22], np.int32), t, np.arange(len(t)), xy)
+    pre = xy[:, :k]
+    tracks = SimpleNamespace(kind=np.array([int(DiscKind.STRIKER)]), ids=np.array([22]))
+    rest = find_striker_rest(hist, pre, np.isfinite(pre[..., 0]), np.array([k - 1]), tracks, t_trigger_s=float(t[k]),
+                             frame_dt_s=1 / fps, line_mm=252.6, tol_mm=10.0)
+    assert rest == (-72.8, 251.5)
+
+
+@pytest.mark.parametrize(("steps_mm", "listed"), [(10.0, False), (0.5, True)], ids=["in-motion", "standing"])
+def test_a_detection_seen_only_in_motion_between_shots_is_no_disc_at_rest(steps_mm: float, listed: bool) -> None:
+    """Issue 4 (carrom seed 1023 at 120 fps): a hand's edge at the cushion read as a white in three
+    frames, moving, between two shots, was listed at rest where it was last seen after that shot
+    and the next two. A disc stands somewhere; one seen only in motion and not since stood nowhere
+    (the same sightings standing are a disc put there)."""
+    from tracker.detections import FrameDetections
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    fps = 60.0
+    tracker, events = Tracker(np.array([15.5, 15.5, 15.5, 20.5])), EventDetector(BOARD, EQUIP)
+    rests = []
+    for k in range(int(3.5 * fps)):
+        t = k / fps
+        striker = (0.0, -252.6 + 1200.0 * min(max(t - 1.2, 0.0), 0.1))  # struck at 1.2 s, at rest 0.1 s on
+        xy, kinds = [(150.0, 0.0), striker], [1, 3]
+        if 0.5 <= t < 0.5 + 4 / fps:
+            xy.append((150.0 + steps_mm * round((t - 0.5) * fps), 340.0))
+            kinds.append(1)
+        a = np.array(xy, np.float32)
+        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
+                               np.ones(len(a), np.float32), xy_board=a, t_s=t)
+        rests += [e.payload["rest"] for e in events.update(tracker.update(dets)).events if e.kind == "shot_end"]
+    rests += [e.payload["rest"] for e in events.finish() if e.kind == "shot_end"]
+    assert len(rests) == 1
+    assert any(abs(d["y_mm"] - 340.0) < 1.0 for d in rests[0]) is listed
+    assert any(abs(d["x_mm"] - 150.0) < 1.0 and abs(d["y_mm"]) < 1.0 for d in rests[0])
+
+
+@pytest.mark.parametrize(("standing", "double"), [(False, True), (True, False)], ids=["glimpsed", "seen-standing"])
+def test_a_double_is_a_disc_again_once_seen_standing(standing: bool, double: bool) -> None:
+    """Issue 4 (carrom seed 1044 at 120 fps): a track that vanished in motion in a shot (a double of
+    the disc another track followed on) was glimpsed once more at the cushion between shots (a
+    hand's edge) and so listed at rest for the next two. A glimpse does not bring it back; seen
+    standing, it is a disc again."""
+    from types import SimpleNamespace
+
+    from tracker.events.detector import EventDetector
+
+    events = EventDetector(BOARD, EQUIP)
+    events._doubles = {7}
+    tracks = SimpleNamespace(ids=np.array([3, 7]), seen=np.array([True, True]), confirmed=np.array([True, True]),
+                             missed=np.array([0, 0]))
+    events._mark_hidden(tracks, lambda xy: np.zeros(len(xy), bool), np.array([True, standing]))
+    assert (7 in events._doubles) is double
+
+
+@pytest.mark.parametrize("jitter_mm", [0.0, 5.3], ids=["steady", "one-sighting-drawn-off"])
+def test_a_striker_standing_under_the_fingers_sets_off_when_it_leaves_for_good(jitter_mm: float) -> None:
+    """Issue 4 (carrom seed 1044 at 120 fps): the striker seen standing under the flicking fingers,
+    one sighting drawn 5 mm off its place and the next back on it, was taken to have set off at
+    that sighting: the shot dated 30 ms early. It sets off where it leaves its place for good."""
+    fps, t_left, speed = 120.0, 0.1, 480.0
+    t = np.arange(30) / fps
+    xy = np.tile([-72.8, 251.5], (len(t), 1))
+    xy[:, 0] += np.clip(t - t_left, 0.0, None) * speed
+    xy[3] += (-4.5, -2.8) if jitter_mm else (0.0, 0.0)
+    run = striker_run(t, xy, rest_xy=np.array([-72.8, 251.5]), line_mm=252.6, assumed_speed_mm_s=3500.0,
+                      tol_mm=4.0, move_mm=5.0)
+    assert run is not None
+    assert abs(run.t_start_s - t_left) <= 1.5 / fps
+
+
+def test_a_striker_seen_once_standing_then_far_on_set_off_in_between() -> None:
+    """Issue 4 (carrom seed 1010 at 60 fps, the break): the striker seen once under the flicking
+    fingers, 6 mm off the base line's middle, then 74 mm on at 4.3 m/s, then slowed at once by the
+    pack. Its first step (from the sighting standing, three frames) is slower than its second: it
+    stood at that sighting and set off in between; and its speed is its speed before the pack
+    slowed it. The shot was dated from that sighting, 36 ms early."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_left, speed = 60.0, 1.05, 4300.0
+    t = np.round(np.arange(0.8 * fps, 1.8 * fps)) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    run = np.clip(t - t_left, 0.0, None) * speed
+    y = 252.6 - np.minimum(run, 252.6 - 100.0)
+    moving = (t >= 1.06) & (t <= 1.09)
+    xy[0, moving, 0], xy[0, moving, 1] = 17.0, y[moving]
+    xy[0, np.isclose(t, 1.0 + 1 / fps)] = (16.8, 246.3)  # the sighting under the fingers
+    after = t > 1.09
+    xy[0, after, 0], xy[0, after, 1] = 17.0 + (t[after] - 1.09) * 100.0, 94.0  # slowed, turned aside
+    xy[1] = (17.0, 60.0)  # the coin it runs into (and pushes on)
+    xy[1, after, 1] = 60.0 - (t[after] - 1.09) * 2000.0
+    hist = ShotHistory(np.array([1, 2], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={1: 3, 2: 1},
+                      kind_share={1: 1.0, 2: 1.0}, anchors={2: (17.0, 60.0)}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=1.1, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0, placement_tol_mm=21.5, kind_before={1: 3, 2: 1},
+                      trigger_ids=frozenset({1, 2}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    start = [e for e in out.events if e.kind == "shot_start"]
+    assert len(start) == 1
+    assert abs(start[0].t_s - t_left) <= 1.0 / fps

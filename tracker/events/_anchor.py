@@ -54,8 +54,11 @@ def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last
             # seen once before motion was noticed: coming out from under the hand already on its
             # way as likely as standing (a shot along the base line looks like either)
             continue
-        t_prev = float(hist.t_s[prev[-1]])
-        moving = t_seen - t_prev <= 2.5 * frame_dt_s and float(np.hypot(*(xy - pre[r, prev[-1]]))) > 5.0
+        # (in motion: off a sighting of the last few frames by more than a standing disc's jitter; a
+        # slow striker at 120 fps steps less than that per frame: carrom seed 1044, its place read
+        # from a sighting on its way, 40 ms late)
+        recent = prev[hist.t_s[prev] >= t_seen - 3.5 * frame_dt_s]
+        moving = bool(recent.size) and float(np.hypot(*(pre[r, recent] - xy).T).max()) > 5.0
         xy_still, t_still = last_still(hist.t_s, pre[r], seen[r], frame_dt_s)
         if moving or (t_seen - t_still <= 2.5 * frame_dt_s and t_still < t_seen):
             # already on its way when motion was noticed (a slow striker at a high frame rate

@@ -290,6 +290,8 @@ def _run(hist: ShotHistory, ctx: ShotContext, row: int, k_trig: int, tune: ShotT
     if early.size:
         t, p = t[early[-1] + 1:], p[early[-1] + 1:]
     rest = _stood_on_line(t, p, ctx, tune) if ctx.striker_rest is None else np.asarray(ctx.striker_rest, np.float64)
+    if rest is None:
+        rest = _left_from(t, p, ctx)
     return striker_run(t, p, rest_xy=rest, line_mm=ctx.placement_line_mm,
                        assumed_speed_mm_s=tune.assumed_speed_mm_s, tol_mm=tune.line_tol_mm, move_mm=tune.move_mm,
                        extent_mm=ctx.placement_extent_mm)
@@ -307,6 +309,21 @@ def _stood_on_line(t: np.ndarray, p: np.ndarray, ctx: ShotContext, tune: ShotTun
         return None
     later = t > t_still
     return xy if bool((np.hypot(*(p[later] - xy).T) > tune.move_mm).any()) else None
+
+
+def _left_from(t: np.ndarray, p: np.ndarray, ctx: ShotContext) -> np.ndarray | None:
+    """The run's first sighting (times `t` (n,) s, centres `p` (n, 2) mm), if the striker stood
+    there on a placement line: the step from it slower than the next (a struck striker is at once
+    as fast as it will go, then only slows; it set off from that sighting in between). Carrom seed
+    1010 at 60 fps: seen once under the flicking fingers, then 70 mm on, the shot dated 36 ms early
+    from that sighting taken as on its way."""
+    if len(t) < 3 or float(line_gap(p[0], ctx.placement_line_mm)) > ctx.placement_tol_mm:
+        return None
+    step = np.hypot(*np.diff(p[:3], axis=0).T) / np.maximum(np.diff(t[:3]), 1e-9)
+    return p[0].copy() if step[0] < _SLOWER_START * step[1] else None
+
+
+_SLOWER_START = 0.7  # a striker's first step this much slower than its next: it stood at the first sighting
 
 
 def _rest_position(hist: ShotHistory, row: int) -> tuple[float, float] | None:
@@ -377,11 +394,14 @@ def _rest(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, anchor: np.nda
     and for the tracks in `vanished` (M,) bool: doubles of discs listed under the tracks that picked
     them up again)."""
     after = np.full((len(hist.ids), 2), np.nan)
-    n_obs = np.isfinite(hist.xy_mm[..., 0]).sum(axis=1)
+    seen = np.isfinite(hist.xy_mm[..., 0])
+    n_obs = seen.sum(axis=1)
+    # (standing nowhere before the shot and not seen since it started: no disc came to rest)
+    since = seen[:, int(np.searchsorted(hist.t_s, ctx.t_trigger_s)):].any(axis=1)
     for row in range(len(hist.ids)):  # once per shot
         if fate[row] != "board" or vanished[row]:
             continue
-        if not np.isfinite(anchor[row, 0]) and n_obs[row] < 4:
+        if not np.isfinite(anchor[row, 0]) and (n_obs[row] < 4 or not since[row]):
             continue  # a passing false detection, not a disc
         pos = _rest_position(hist, row)
         after[row] = pos if pos is not None else anchor[row]

@@ -7,7 +7,7 @@ the board centre at `centre_px = ((W - 1) / 2, (H - 1) / 2)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -62,6 +62,7 @@ class BoardMaps:
         map_float: (H, W, 2) float32 original-image pixel of every board-image pixel (for
             sampling board mm positions in the original frame, see `board_mm_to_original`).
         source: (x0, y0, x1, y1) the part of the original frame the board image is sampled from.
+        centre_px: (2,) float64 board-image pixel of the board centre (read-only; see the module doc).
     """
 
     px_per_mm: float
@@ -72,10 +73,17 @@ class BoardMaps:
     image_size: tuple[int, int]
     map_float: np.ndarray
     source: tuple[int, int, int, int]
+    # (built once: the conversions below run many times a frame, on a few points each)
+    centre_px: np.ndarray = field(init=False, repr=False, compare=False)
+    _centre_f32: np.ndarray = field(init=False, repr=False, compare=False)
 
-    @property
-    def centre_px(self) -> np.ndarray:
-        return np.array([(self.size[0] - 1) / 2.0, (self.size[1] - 1) / 2.0])
+    def __post_init__(self) -> None:
+        centre = np.array([(self.size[0] - 1) / 2.0, (self.size[1] - 1) / 2.0])
+        centre.setflags(write=False)
+        centre_f32 = centre.astype(np.float32)
+        centre_f32.setflags(write=False)
+        object.__setattr__(self, "centre_px", centre)
+        object.__setattr__(self, "_centre_f32", centre_f32)
 
     def rectify(self, frame_bgr: np.ndarray) -> np.ndarray:
         """(H, W, C) original frame -> rectified board image (size[1], size[0], C), same dtype."""
@@ -122,7 +130,7 @@ class BoardMaps:
     def _map_px(self, xy_mm: np.ndarray) -> np.ndarray:
         """(..., 2) board mm -> (..., 2) float32 pixels of the board image (and of `map_float`)."""
         xy = np.asarray(xy_mm, dtype=np.float32)
-        return np.asarray(xy * np.float32(self.px_per_mm) + self.centre_px.astype(np.float32))
+        return np.asarray(xy * np.float32(self.px_per_mm) + self._centre_f32)
 
 
 def build_board_maps(

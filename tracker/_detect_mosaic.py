@@ -34,7 +34,11 @@ def split_box(redo: np.ndarray, box: Box, pad_px: float) -> list[Box]:
         [(7, 7, 18, 18), (77, 77, 88, 88)]
     """
     x0, y0, x1, y1 = box_rect(box, redo.shape)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(np.ascontiguousarray(redo[y0:y1, x0:x1]), connectivity=8)
+    # (16-bit labels: the same labels and statistics, in half the time of 32-bit ones; a box of the
+    # board image holds far fewer than 65536 regions)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(
+        np.ascontiguousarray(redo[y0:y1, x0:x1]), connectivity=8, ltype=cv2.CV_16U
+    )
     if n <= 2:
         return [box]
     p = int(np.ceil(pad_px))

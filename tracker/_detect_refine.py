@@ -39,6 +39,7 @@ class _Plan:
     design2: np.ndarray = field(init=False)
     design2_outer: np.ndarray = field(init=False)
     face: np.ndarray = field(init=False)
+    face_weight: np.ndarray = field(init=False)
     search: np.ndarray = field(init=False)
     band: np.ndarray = field(init=False)
     edge: np.ndarray = field(init=False)
@@ -81,6 +82,8 @@ class _Plan:
         )
         for name, lo, hi in parts:
             object.__setattr__(self, name, (r >= lo) & (r <= hi))
+        # (1, K) float32: `_face_mask` of a disc without a hole
+        object.__setattr__(self, "face_weight", self.face[None, :].astype(np.float32))
         object.__setattr__(self, "offsets", (r[None, :, None] * self.dirs[:, None, :]).astype(np.float32))
         object.__setattr__(self, "flat_offsets", self.offsets.reshape(1, -1))
         band = np.flatnonzero(self.search)
@@ -201,13 +204,19 @@ def _ray_points(centre_px: np.ndarray, radius_px: np.ndarray, plan: _Plan) -> np
     """(N, M, K, 2) float32 board-image px where `plan` samples discs of centres (N, 2) px and
     radii (N,) px (with the offsets flat: numpy's loops run over all of a disc's samples at once,
     not over the last axis of two)."""
-    start = np.tile(np.asarray(centre_px, np.float32), plan.n_rays * plan.n_samples)
-    out = np.asarray(radius_px, np.float32)[:, None] * plan.flat_offsets + start
-    return np.asarray(out.reshape(len(start), plan.n_rays, plan.n_samples, 2))
+    centre = np.asarray(centre_px, np.float32)
+    out = np.asarray(radius_px, np.float32)[:, None] * plan.flat_offsets
+    # (the centres added coordinate by coordinate: no copy of them for every sample)
+    xy = out.reshape(len(centre), plan.n_rays * plan.n_samples, 2)
+    xy[..., 0] += centre[:, 0, None]
+    xy[..., 1] += centre[:, 1, None]
+    return np.asarray(out.reshape(len(centre), plan.n_rays, plan.n_samples, 2))
 
 
 def _face_mask(plan: _Plan, hole_frac: np.ndarray) -> np.ndarray:
     """(N, K) float32: the sample radii that show the disc's face (outside any hole, inside the rim)."""
+    if not hole_frac.any():  # (no disc with a hole, carrom's: the face radii of the plan for all)
+        return np.repeat(plan.face_weight, len(hole_frac), axis=0)
     r = plan.r_frac[None, :]
     lo = np.where(hole_frac > 0, hole_frac + 0.1, 0.0)[:, None]
     hi = np.where(hole_frac > 0, np.maximum(hole_frac + 0.3, 0.8), 0.45)[:, None]

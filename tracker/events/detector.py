@@ -230,7 +230,7 @@ class EventDetector:
             warnings.simplefilter("ignore", RuntimeWarning)  # (a third with no sighting: NaN, not still)
             box = np.nanmax(win, axis=1) - np.nanmin(win, axis=1)
             third = w // 3
-            net = np.nanmean(win[:, -third:], axis=1) - np.nanmean(win[:, :third], axis=1)
+            net = _nanmean_rows(win[:, -third:]) - _nanmean_rows(win[:, :third])
         still = (box <= _JITTER_BOX_MM).all(axis=1) & (np.abs(net) <= self.config.rest_disp_mm).all(axis=1)
         return np.asarray(ok & still)
 
@@ -593,3 +593,13 @@ class EventDetector:
     def placement_line_mm(self) -> float:
         """Distance (mm) from the board centre of the line on which the striker is set for a shot."""
         return self.board.placement_line_mm
+
+
+def _nanmean_rows(x: np.ndarray) -> np.ndarray:
+    """`np.nanmean(x, axis=1)` of a float array (the same sums and counts, the same numbers),
+    without its copies and checks (every frame of a shot, on a few tracks): NaN where a row has
+    no number (0 / 0, with the RuntimeWarning the caller silences)."""
+    missing = np.isnan(x)
+    total = np.where(missing, 0.0, x).sum(axis=1)
+    count = (~missing).sum(axis=1, dtype=np.intp)
+    return np.asarray(total / count)

@@ -29,7 +29,7 @@ from tracker.events._losses import Loss
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_losses import find_losses
 from tracker.events._shot_record import CushionTouch, ShotRecord, shot_extras
-from tracker.events._start import StrikerRun, jumps_off_line, line_gap, striker_run
+from tracker.events._start import StrikerRun, jumps_off_line, line_gap, stood_at_first, striker_run
 from tracker.events.types import GameEvent
 from tracker.specs import DiscKind
 
@@ -291,7 +291,7 @@ def _run(hist: ShotHistory, ctx: ShotContext, row: int, k_trig: int, tune: ShotT
         t, p = t[early[-1] + 1:], p[early[-1] + 1:]
     rest = _stood_on_line(t, p, ctx, tune) if ctx.striker_rest is None else np.asarray(ctx.striker_rest, np.float64)
     if rest is None:
-        rest = _left_from(t, p, ctx)
+        rest = stood_at_first(t, p, line_mm=ctx.placement_line_mm, tol_mm=ctx.placement_tol_mm)
     return striker_run(t, p, rest_xy=rest, line_mm=ctx.placement_line_mm,
                        assumed_speed_mm_s=tune.assumed_speed_mm_s, tol_mm=tune.line_tol_mm, move_mm=tune.move_mm,
                        extent_mm=ctx.placement_extent_mm)
@@ -309,21 +309,6 @@ def _stood_on_line(t: np.ndarray, p: np.ndarray, ctx: ShotContext, tune: ShotTun
         return None
     later = t > t_still
     return xy if bool((np.hypot(*(p[later] - xy).T) > tune.move_mm).any()) else None
-
-
-def _left_from(t: np.ndarray, p: np.ndarray, ctx: ShotContext) -> np.ndarray | None:
-    """The run's first sighting (times `t` (n,) s, centres `p` (n, 2) mm), if the striker stood
-    there on a placement line: the step from it slower than the next (a struck striker is at once
-    as fast as it will go, then only slows; it set off from that sighting in between). Carrom seed
-    1010 at 60 fps: seen once under the flicking fingers, then 70 mm on, the shot dated 36 ms early
-    from that sighting taken as on its way."""
-    if len(t) < 3 or float(line_gap(p[0], ctx.placement_line_mm)) > ctx.placement_tol_mm:
-        return None
-    step = np.hypot(*np.diff(p[:3], axis=0).T) / np.maximum(np.diff(t[:3]), 1e-9)
-    return p[0].copy() if step[0] < _SLOWER_START * step[1] else None
-
-
-_SLOWER_START = 0.7  # a striker's first step this much slower than its next: it stood at the first sighting
 
 
 def _rest_position(hist: ShotHistory, row: int) -> tuple[float, float] | None:

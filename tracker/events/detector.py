@@ -63,7 +63,7 @@ _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this f
 _STOOD_OBS = 3  # a disc the tracker has not confirmed stood before a shot if seen this often ...
 _PASSED_S = 0.25  # ... or this shortly before the shot started
 _FLEETING_OBS = 8  # a track seen fewer times than this before a shot, never standing, stood nowhere ...
-_STILL_MM = 3.0  # ... standing: two sightings in a row this close
+_STILL_MM = 3.0  # ... standing: two sightings in a row this close (a standing disc's sightings lie this close)
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 _HAND_CLEAR_MM = (8.0, 25.0)  # beyond a placed disc's rim, a hand has let go of it
@@ -431,7 +431,7 @@ class EventDetector:
         rows = np.flatnonzero(seen.any(axis=1) & ~passing & ~np.isin(hist.ids, list(self._doubles)))
         for r in rows:  # once per shot: the median of the last observations near the last one
             obs = pre[r, seen[r]][-6:]
-            near = obs[np.hypot(*(obs - obs[-1]).T) < 3.0]
+            near = obs[np.hypot(*(obs - obs[-1]).T) < _STILL_MM]
             xy = median_xy(near)
             anchors[int(hist.ids[r])] = (float(xy[0]), float(xy[1]))
         # discs not seen lately (under a hand) stand where they were last seen

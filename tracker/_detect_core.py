@@ -413,8 +413,10 @@ class DetectorCore:
                 # hand's mask with them, is no knuckle (carrom seeds 1004 and 1040 at 60 fps: the
                 # striker not seen standing before its shot, the shot dated late, its first
                 # contact guessed wrong)
-                unlike |= (kind == DiscKind.STRIKER) & on_hand & self.board.on_placement_line(
-                    ref.xy_mm, self.equipment.striker_diameter_mm)
+                set_ = (kind == DiscKind.STRIKER) & on_hand
+                if set_.any():
+                    set_[set_] = self.board.on_placement_line(ref.xy_mm[set_], self.equipment.striker_diameter_mm)
+                unlike |= set_
                 need[unlike] = cfg.hand_other_min_support
             keep &= ~on_hand | ((ref.clear >= need) & (ref.coverage >= cfg.hand_min_octants))
         # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a

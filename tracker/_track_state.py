@@ -11,13 +11,12 @@ from tracker._track_assign import point_distance, point_segment_distance
 from tracker.specs import DiscKind
 
 __all__ = [
-    "Motion", "TrackArrays", "N_KINDS", "STOOD_MM", "misread_coins", "misread_men", "misread_strikers",
+    "Motion", "TrackArrays", "N_KINDS", "misread_coins", "misread_men", "misread_strikers",
     "striker_doubles", "striker_followed", "vote_kinds",
 ]
 
 N_KINDS = 4  # DiscKind values 0..3
 _STRIKER = int(DiscKind.STRIKER)  # a plain int: array comparisons with it stay cheap
-STOOD_MM = 3.0  # a sighting this close to the last one finds the disc where it stood
 # a man whose own-kind sightings found him standing this long (s) stands there, or one seen by them
 # this lately is where he is (see `misread_men`)
 _MAN_STOOD_S = 0.5
@@ -64,7 +63,7 @@ class TrackArrays:
         since: (M,) float64 time (s) since which the track has been followed without a break
             longer than coasting (its birth, or when it was last taken up again).
         stood: (M,) float64 how long (s) the detections that vote on its kind have found it where
-            it is (within `STOOD_MM` from one sighting to the next; 0: it moved, or only guesses
+            it is (within `specs.STILL_STEP_MM` from one sighting to the next; 0: it moved, or only guesses
             found it there).
         voted_t: (M,) float64 time (s) of the last sighting that voted on its kind.
     """

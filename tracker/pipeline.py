@@ -282,8 +282,10 @@ class Pipeline:
         # a "disc" in the middle of a hand is the hand (fingertips, knuckles): discs under it are hidden
         cfg = self.config
         if cfg.hand_ring_frac < 1.0 and len(dets) and detection.occluded_fraction > 0.0:
-            set_striker = None if dets.xy_board is None else (dets.kind == DiscKind.STRIKER) & (
-                self.board.on_placement_line(dets.xy_board, self.equipment.striker_diameter_mm))
+            set_striker = dets.kind == DiscKind.STRIKER
+            if set_striker.any() and dets.xy_board is not None:
+                set_striker[set_striker] = self.board.on_placement_line(dets.xy_board[set_striker],
+                                                                        self.equipment.striker_diameter_mm)
             dets = dets[~under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
                                     frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score,
                                     set_striker=set_striker)]

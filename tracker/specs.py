@@ -37,6 +37,7 @@ CORNERS: tuple[str, ...] = ("NW", "NE", "SE", "SW")
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
 PRINT_SPOT_MM = 5.0  # a printed base circle read as a disc is seen this close to the circle's centre
 PLACEMENT_ERR_MM = 4.0  # the detection error of a standing striker's centre, mm
+STILL_STEP_MM = 3.0  # two sightings in a row of a disc standing still lie this close (detection noise), mm
 
 
 class Game(StrEnum):

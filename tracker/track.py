@@ -32,7 +32,6 @@ from tracker._track_assign import assign, point_distance, point_segment_distance
 from tracker._track_motion import fold_at_cushions, heading_cone
 from tracker._track_state import (
     N_KINDS,
-    STOOD_MM,
     Motion,
     TrackArrays,
     misread_coins,
@@ -45,7 +44,7 @@ from tracker._track_state import (
 from tracker._track_types import TrackerConfig, Tracks
 from tracker.detections import FrameDetections
 from tracker.errors import ConfigError
-from tracker.specs import DiscKind
+from tracker.specs import STILL_STEP_MM, DiscKind
 
 __all__ = ["Tracker", "TrackerConfig", "Tracks"]
 
@@ -479,7 +478,7 @@ class Tracker:
         voting = None if guessed is None else ~guessed[cols]
         v_cols, v_rows = (cols, rows) if voting is None else (cols[voting], rows[voting])
         # how long its own kind's sightings have found it standing (a guess found where it stood adds nothing)
-        stayed = np.hypot(z_rows[:, 0] - xy_rows[:, 0], z_rows[:, 1] - xy_rows[:, 1]) <= STOOD_MM
+        stayed = np.hypot(z_rows[:, 0] - xy_rows[:, 0], z_rows[:, 1] - xy_rows[:, 1]) <= STILL_STEP_MM
         st.stood[rows] = np.where(stayed, st.stood[rows] + (dt if voting is None else np.where(voting, dt, 0.0)), 0.0)
         st.voted_t[v_rows] = t
         det_kind = dets.kind[v_cols].astype(np.intp)  # (no kind votes from a guess)

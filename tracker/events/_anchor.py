@@ -9,7 +9,7 @@ import numpy as np
 
 from tracker.events._history import ShotHistory
 from tracker.events._start import line_gap
-from tracker.specs import DiscKind
+from tracker.specs import STILL_STEP_MM, DiscKind
 from tracker.track import Tracks
 
 __all__ = ["find_striker_rest", "last_still"]
@@ -86,8 +86,8 @@ def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: f
     p = pre[cols]
     if len(t) < 2:
         return np.full(2, np.nan), -np.inf
-    step = (np.diff(t) <= 2.5 * frame_dt_s) & (np.hypot(*np.diff(p, axis=0).T) <= 3.0)
-    two = (np.hypot(*(p[2:] - p[:-2]).T) <= 3.0) & step[1:] & step[:-1]
+    step = (np.diff(t) <= 2.5 * frame_dt_s) & (np.hypot(*np.diff(p, axis=0).T) <= STILL_STEP_MM)
+    two = (np.hypot(*(p[2:] - p[:-2]).T) <= STILL_STEP_MM) & step[1:] & step[:-1]
     if two.any():
         k = int(np.flatnonzero(two)[-1]) + 2
         return p[k], float(t[k])

@@ -25,7 +25,7 @@ from tracker.events._losses import Loss, classify_loss, entry_time
 from tracker.events._shot_context import ShotContext, ShotTuning
 from tracker.events._shot_record import game_loss
 from tracker.events._start import StrikerRun
-from tracker.specs import CORNERS, BoardSpec, DiscKind
+from tracker.specs import CORNERS, STILL_STEP_MM, BoardSpec, DiscKind
 
 __all__ = ["find_losses"]
 
@@ -204,7 +204,7 @@ def _set_off_slack(dt: float) -> float:
 
 def _from_rest(p: np.ndarray) -> bool:
     """Whether a track's last step (centres `p` (K, 2) mm) was its first: it stood still before."""
-    return len(p) >= 3 and float(np.hypot(*(p[-2] - p[-3]))) <= _STILL_STEP_MM
+    return len(p) >= 3 and float(np.hypot(*(p[-2] - p[-3]))) <= STILL_STEP_MM
 
 
 def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float, *, pair: bool) -> bool:
@@ -288,7 +288,6 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
     return None
 
 
-_STILL_STEP_MM = 3.0  # a step this short is a disc standing still (detection noise)
 _GLANCE_IN_FRAMES = 1.5  # a disc lost this many frames' run from a pocket's point of no return, heading for it
 _AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit into the cushion at once
 _INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion

@@ -39,7 +39,7 @@ from tracker.events._start import (
 )
 from tracker.events.types import GameEvent
 from tracker.occlusion import hidden_on_rings
-from tracker.specs import BoardSpec, DiscKind, EquipmentSpec
+from tracker.specs import STILL_STEP_MM, BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
 
 __all__ = ["EventConfig", "EventDetector", "EventUpdate", "OcclusionTest"]
@@ -62,8 +62,7 @@ _LINE_STEP_MM = 20.0
 _LINE_NOISE_MM = 10.0  # a striker standing on its placement line is seen this far off it at most
 _STOOD_OBS = 3  # a disc the tracker has not confirmed stood before a shot if seen this often ...
 _PASSED_S = 0.25  # ... or this shortly before the shot started
-_FLEETING_OBS = 8  # a track seen fewer times than this before a shot, never standing, stood nowhere ...
-_STILL_MM = 3.0  # ... standing: two sightings in a row this close (a standing disc's sightings lie this close)
+_FLEETING_OBS = 8  # a track seen fewer times than this before a shot, never standing, stood nowhere
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 _HAND_CLEAR_MM = (8.0, 25.0)  # beyond a placed disc's rim, a hand has let go of it
@@ -427,11 +426,13 @@ class EventDetector:
         t_last = hist.t_s[np.maximum(last, 0)]
         passing = ~np.isin(hist.ids, tracks.ids[tracks.confirmed]) & (seen.sum(axis=1) < _STOOD_OBS)
         passing &= t_last < self._t_trigger - _PASSED_S
-        passing |= self._fleeting(hist, pre, seen, t_last, tracks)
+        fleeting = self._fleeting(hist, pre, seen, t_last, tracks)
+        self._doubles.update(hist.ids[fleeting].tolist())  # (no disc, until seen standing)
+        passing |= fleeting
         rows = np.flatnonzero(seen.any(axis=1) & ~passing & ~np.isin(hist.ids, list(self._doubles)))
         for r in rows:  # once per shot: the median of the last observations near the last one
             obs = pre[r, seen[r]][-6:]
-            near = obs[np.hypot(*(obs - obs[-1]).T) < _STILL_MM]
+            near = obs[np.hypot(*(obs - obs[-1]).T) < STILL_STEP_MM]
             xy = median_xy(near)
             anchors[int(hist.ids[r])] = (float(xy[0]), float(xy[1]))
         # discs not seen lately (under a hand) stand where they were last seen
@@ -465,16 +466,15 @@ class EventDetector:
                   tracks: Tracks) -> np.ndarray:
         """(M,) bool: coin tracks of `hist` seen a few times before the shot (`pre` (M, k, 2) mm,
         `seen` (M, k), last at `t_last` (M,) s), not lately, not under a hand, and never standing
-        (no two sightings in a row within `_STILL_MM`): no disc stood there, a hand's edge was read
-        as one now and then (carrom seed 1023 at 120 fps: a white listed at rest at the cushion for
-        three shots). They are doubles, no disc, until seen standing."""
+        (no two sightings in a row within `STILL_STEP_MM`): no disc stood there, a hand's edge was
+        read as one now and then (carrom seed 1023 at 120 fps: a white listed at rest at the cushion
+        for three shots)."""
         out = np.zeros(len(hist.ids), bool)
         few = (seen.sum(axis=1) < _FLEETING_OBS) & seen.any(axis=1) & (t_last < self._t_trigger - _PASSED_S)
         few &= ~np.isin(hist.ids, [*self._hidden, *tracks.ids[tracks.kind == _STRIKER].tolist()])
         for r in np.flatnonzero(few):  # a few tracks, once per shot
             steps = np.diff(pre[r, seen[r]], axis=0)
-            out[r] = not bool((np.hypot(steps[:, 0], steps[:, 1]) <= _STILL_MM).any())
-        self._doubles.update(hist.ids[out].tolist())
+            out[r] = not bool((np.hypot(steps[:, 0], steps[:, 1]) <= STILL_STEP_MM).any())
         return out
 
     def _watch_shot(self, tracks: Tracks, at_rest: np.ndarray, occluded: OcclusionTest) -> EventUpdate:

@@ -43,6 +43,7 @@ __all__ = ["DetectorCore"]
 _DEFAULT_CONFIG = DetectorConfig()
 # overlap-suppression rank of a fit found only with faint edges, relative to its score
 _FAINT_RANK = 0.8
+_BELOW = 0.99  # a rank just below another's
 # a face nearer the surface's colour than this (Lab) is the surface's colour
 _PLAIN_LAB = 18.0
 # ... and such a coin's outline crosses the print on at most this share of it (a line under it)
@@ -422,6 +423,7 @@ class DetectorCore:
         # overlapping fits of one disc: a fit resting on faint edges ranks below a clear one (a
         # striker-sized circle round a light man catches its neighbours' faint edges)
         rank = score * np.where(faint, _FAINT_RANK, 1.0)
+        rank = self._below_ringed_men(ref.xy_mm, kind, nominal, keep & ringed, keep, rank)
         if np.any(ref.tag & keep):
             if board_lab is None:
                 board_lab = self._lab(board_bgr)
@@ -452,6 +454,26 @@ class DetectorCore:
         # 6. occlusion
         occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
+
+    def _below_ringed_men(self, xy_mm: np.ndarray, kind: np.ndarray, nominal: np.ndarray, ringed: np.ndarray,
+                          keep: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """`rank` (N,) with every kept striker-sized fit without a rim all round ranked below a kept
+        man's fit with his rim all round (`ringed`) whose centre lies within half a man's radius of
+        its own: one disc, a light man, whose outline the dark beyond it (a black he touches, a
+        pocket's hole) drew out to the striker's size (carrom seed 1028 at 60 fps: a white beside
+        a black read as the striker for seconds, the real one then taken for a false detection). Not
+        with a ring striker (korona's): the edge of its hole rings a man-sized circle inside it."""
+        if self.equipment.striker_hole_diameter_mm > 0.0:
+            return rank  # (a ring striker's hole shows a ringed man-sized circle in every ring striker)
+        men = np.flatnonzero(ringed & (nominal == self.geom.man_r))
+        big = np.flatnonzero(keep & ~ringed & (kind == DiscKind.STRIKER))
+        if men.size == 0 or big.size == 0:
+            return rank
+        d = np.hypot(*(xy_mm[big, None] - xy_mm[None, men]).transpose(2, 0, 1))
+        under = np.where(d < 0.5 * self.geom.man_r, rank[men][None, :], np.inf).min(axis=1)
+        out = rank.copy()
+        out[big] = np.minimum(rank[big], _BELOW * under)
+        return out
 
     def _camouflaged(self, ref: RefineResult, candidate: np.ndarray) -> np.ndarray:
         """(N,) bool: white coins of a man's size with a face of the surface's colour (`candidate`)

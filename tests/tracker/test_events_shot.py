@@ -56,8 +56,10 @@ def test_classify_loss(p: tuple[float, float], v: tuple[float, float] | None, ex
         ([(10.0, 0.0), (0.0, 100.0)], [True, True], "disc", 1),      # the nearer one along the line
         ([(10.0, 0.0), (0.0, 100.0)], [True, False], "disc", 0),     # a disc that never moved was not hit
         ([(60.0, 0.0)], [True], "cushion", -1),                      # passes by, reaches the N cushion
+        ([(26.0, 287.0)], [True], "cushion", -1),                    # behind the start, beside the line back
+        ([(36.0, 254.0)], [True], "disc", 0),                        # touching it at the start, beside it
     ],
-    ids=["one", "nearest-first", "unmoved-skipped", "miss-then-cushion"],
+    ids=["one", "nearest-first", "unmoved-skipped", "miss-then-cushion", "behind-the-start", "touching-at-the-start"],
 )
 def test_cast_line(discs: list, eligible: list, what: str, disc: int) -> None:
     xy = np.array(discs, float)
@@ -674,14 +676,17 @@ def test_disc_sliding_into_a_pocket_mouth_is_dated_from_its_steady_motion_not_a_
     assert abs(losses[0][1].t_s - 18.765) <= 2.0 / fps, losses
 
 
-@pytest.mark.parametrize(("back", "t_first", "lost"), [(True, 1.367, False), (False, 1.367, True), (True, 1.6, True)],
-                         ids=["cue-drawn-back", "stroke-that-way", "later"])
+@pytest.mark.parametrize(("back", "t_first", "lost"),
+                         [(True, 1.367, False), (True, 1.5, False), (False, 1.367, True), (True, 1.6, True)],
+                         ids=["cue-drawn-back", "drawn-back-after-the-follow-through", "stroke-that-way", "later"])
 def test_cue_drawn_back_from_the_stroke_is_no_disc(back: bool, t_first: float, lost: bool) -> None:
     """Korona seed 1007 at 60 fps: as the cue struck the striker, its tip was read as a light disc in
     two frames, moving back from the stroke towards the SW pocket, and "pocketed". Sightings just
     behind where the striker stood, as it set off, moving back against the stroke are the cue (or
-    the flicking finger): a disc the striker sets moving goes forward. The same pair moving forward,
-    (a stroke the other way), or seen later in the shot, is a fast disc."""
+    the flicking finger): a disc the striker sets moving goes forward; korona seed 1026 at 120 fps:
+    the cue seen so first 0.15 s after the stroke, drawn back after its follow-through, called off
+    the S rail. The same pair moving forward, (a stroke the other way), or seen later in the shot,
+    is a fast disc."""
     fps = 60.0
     t = np.round(1.2 * fps + np.arange(30)) / fps
     k = int(round((t_first - 1.2) * fps))
@@ -1169,8 +1174,10 @@ def test_a_man_lost_on_a_sighting_of_the_striker_that_missed_that_frame_did_not_
     striker's (two discs are never that close). With the striker's way 40 mm off, the white did go."""
     t = 0.9 + np.arange(12) / 30
     xy = np.full((2, len(t), 2), np.nan)
-    xy[0, :6] = (0.8, 63.2)  # at rest in the pack
-    xy[0, 6:8] = [(-17.0, 58.3), (54.7, 73.6)]  # knocked aside, then the jump onto the striker
+    # at rest in the pack, knocked on, then the jump onto the striker (on its way: a jump back on it is
+    # another disc's whatever the striker did)
+    xy[0, :6] = (-40.0, 55.0)
+    xy[0, 6:8] = [(-17.0, 58.3), (54.7, 73.6)]
     striker = np.array([(0.0, 95.0), (20.0, 90.0), (40.0, 85.0), (np.nan, np.nan), (64.2, 74.6), (76.0, 69.0)])
     xy[1, 4:10] = striker + (0.0, striker_off_mm)
     losses = _two_track_losses(t, xy, (0, 3))
@@ -1347,3 +1354,119 @@ def test_a_striker_seen_once_standing_then_far_on_set_off_in_between() -> None:
     start = [e for e in out.events if e.kind == "shot_start"]
     assert len(start) == 1
     assert abs(start[0].t_s - t_left) <= 1.0 / fps
+
+
+@pytest.mark.parametrize(("ending", "first_cushion"), [("misread-behind", "E"), ("gone-on-the-line", "E"),
+                                                        ("came-to-rest", None)])
+def test_a_striker_whose_track_ended_on_its_way_went_on_unseen(ending: str, first_cushion: str | None) -> None:
+    """Issue 4 (carrom seed 1008 at 120 fps): the striker's track, 16 sightings along a straight run
+    at 2.8 m/s, ended on a false detection 40 mm off its way and behind its last sighting; the run
+    was cut there and its first contact, the E cushion, called none. A track that ends while the
+    striker still goes fast leaves it going on unseen to whatever its line meets; one that came to
+    rest stopped there."""
+    from tracker.events._first_contact import find_first_contact
+    from tracker.events._shot import ShotContext, ShotTuning
+
+    fps, t_left, u = 120.0, 0.1, np.array([0.6, -0.8])
+    origin = np.array([0.0, 252.6])
+    t = np.arange(int(0.3 * fps)) / fps
+    along = np.clip(t - t_left, 0.0, None) * (2800.0 if ending != "came-to-rest" else 1400.0)
+    xy = origin + along[:, None] * u
+    end = int(round(0.24 * fps))
+    if ending == "came-to-rest":
+        xy[end - 3:end] = xy[end - 4]
+    xy[end:] = np.nan
+    if ending == "misread-behind":
+        xy[end] = xy[end - 1] - 10.0 * u + 40.0 * np.array([0.8, 0.6])
+    hist = ShotHistory(np.array([1], np.int32), t, np.arange(len(t)), xy[None])
+    run = striker_run(t, xy[np.isfinite(xy[:, 0])], rest_xy=origin, line_mm=252.6, assumed_speed_mm_s=3500.0,
+                      tol_mm=4.0, move_mm=5.0)
+    assert run is not None
+    ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={1: int(DiscKind.STRIKER)},
+                      kind_share={1: 1.0}, anchors={}, striker_rest=(0.0, 252.6), hidden=frozenset(),
+                      t_trigger_s=t_left, frame_dt_s=1 / fps, placement_line_mm=252.6, placement_extent_mm=235.0)
+    first = find_first_contact(hist, ctx, run, 0, np.full((1, 2), np.nan), np.array([20.5]), np.array([False]),
+                               False, ShotTuning())
+    assert (first.cushions[0] if first.cushions else None) == first_cushion, first
+
+
+@pytest.mark.parametrize(("start", "first_step", "last_step", "gone"), [
+    ((280.0, 63.2), (-17.8, -4.9), (71.7, 15.3), None),
+    ((280.0, 63.2), (17.8, 4.9), (71.7, 15.3), "E"),
+    ((200.0, 200.0), (-7.0, -18.5), (30.6, 33.0), None),
+    ((200.0, 200.0), (7.0, 18.5), (30.6, 33.0), "SE"),
+    ((-347.8, -316.7), (4.0, 4.1), (-3.0, -13.0), "NW"),
+], ids=["turned-back", "ran-on", "turned-back-to-a-pocket", "ran-on-to-a-pocket", "rattled-in-the-jaws"])
+def test_a_track_turned_back_by_its_last_sighting_was_taken_over(start: tuple, first_step: tuple, last_step: tuple,
+                                                                 gone: str | None) -> None:
+    """Issue 4 (carrom seed 1015 at 30 fps): a white rolling off its place at 0.5 m/s had its track
+    taken by the striker passing the other way at 2.2 m/s, then lost: called off the E cushion.
+    Seed 1024: a track taken for the striker, following a white, turned back onto another and was
+    called pocketed. A last sighting that turns a disc back on its way, faster than it came, is
+    another disc's; the same step onwards is its own flight, and so is a bounce in a pocket's jaws
+    (seed 1045 at 30 fps: a white rattling into the NW pocket)."""
+    fps = 30.0
+    t = 0.9 + np.arange(int(0.6 * fps)) / fps
+    xy = np.full((len(t), 2), np.nan)
+    xy[:7] = start
+    xy[7] = xy[6] + np.array(first_step)
+    xy[8] = xy[7] + np.array(last_step)
+    losses = _one_track_losses("carrom", 1, 15.9, t, xy, t_trigger_s=1.1, fps=fps)
+    assert [loss.side or loss.pocket for _, loss in losses] == ([] if gone is None else [gone])
+
+
+@pytest.mark.parametrize(("speed_mm_s", "started"), [(3860.0, True), (1200.0, False)],
+                         ids=["over-the-cushion", "vanished-mid-board"])
+def test_a_striker_that_flies_off_the_board_at_once_starts_a_shot(speed_mm_s: float, started: bool) -> None:
+    """Issue 4 (carrom seed 1010 at 60 fps, shot 4): the striker, hidden under the flicking hand, was
+    seen a few frames on its way at 3.9 m/s and then flew over the E cushion; no shot was found, nor
+    the striker off the board. At 60 fps a striker that vanishes confirms its own motion only when
+    its next step reaches the rail; one that vanishes mid-board (a hand took it) does not."""
+    from tracker.detections import FrameDetections
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    fps, t_left = 60.0, 1.0
+    start, u = np.array([150.0, 252.6]), np.array([0.815, -0.579])
+    tracker, events = Tracker(np.array([15.5, 15.5, 15.5, 20.5])), EventDetector(BOARD, EQUIP)
+    out = []
+    for k in range(int(2.5 * fps)):
+        t = k / fps
+        xy, kinds = [(0.0, 0.0)], [0]
+        moving = t_left + 0.5 / fps < t < t_left + 3.5 / fps
+        if moving:  # (hidden under the hand before)
+            xy.append(tuple(start + u * speed_mm_s * max(t - t_left, 0.0)))
+            kinds.append(3)
+        a = np.array(xy, np.float32)
+        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
+                               np.ones(len(a), np.float32), xy_board=a, t_s=t)
+        out += events.update(tracker.update(dets)).events
+    out += events.finish()
+    starts = [e for e in out if e.kind == "shot_start"]
+    assert bool(starts) is started
+    if started:
+        assert abs(starts[0].t_s - t_left) <= 1.0 / fps
+        assert [e.payload["disc"]["kind"] for e in out if e.kind == "off_board"] == ["striker"]
+
+
+@pytest.mark.parametrize(("path", "expect"), [
+    ("stood-then-two-steps", (59.0, -214.6)),
+    ("stood-then-three-steps", (53.0, -191.0)),
+    ("jumping-about", (195.8, -323.5)),
+    ("standing", (59.0, -214.6)),
+], ids=["stood-then-two-steps", "stood-then-three-steps", "jumping-about", "standing"])
+def test_where_a_disc_stood_before_the_shot(path: str, expect: tuple[float, float]) -> None:
+    """Issue 4 (carrom seed 1039 at 30 fps): a black the striker hit as it set off was seen two steps
+    on its way when the shot was noticed; its place was taken 10 mm along its way and the striker's
+    line back missed it. It stood where it was before those steps. Korona seed 1016: a track taking
+    a hand's edges in turn, jumping about for longer, stood nowhere before; its last sighting stands."""
+    from tracker.events._anchor import standing_place
+
+    fps = 30.0
+    stand = [(59.0, -214.5), (59.0, -215.0), (59.0, -214.6)]
+    obs = {"stood-then-two-steps": stand + [(57.0, -207.0), (55.0, -199.0)],
+           "stood-then-three-steps": stand + [(57.0, -207.0), (55.0, -199.0), (53.0, -191.0)],
+           "jumping-about": stand + [(250.1, -136.3), (181.1, -272.2), (196.7, -267.4), (195.8, -323.5)],
+           "standing": stand}[path]
+    got = standing_place(np.array(obs), np.arange(len(obs)) / fps, 1 / fps)
+    assert got.tolist() == pytest.approx(list(expect))

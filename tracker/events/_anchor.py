@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.events._history import ShotHistory
+from tracker.events._history import ShotHistory, median_xy
 from tracker.events._start import line_gap
 from tracker.specs import STILL_STEP_MM, DiscKind
 from tracker.track import Tracks
 
-__all__ = ["find_striker_rest", "last_still"]
+__all__ = ["find_striker_rest", "last_still", "standing_place"]
 
 _STRIKER = int(DiscKind.STRIKER)
+_WAY_STEPS = 2  # a disc seen stepping off its place at most this often, frame after frame, before a shot stood there
 
 
 def find_striker_rest(hist: ShotHistory, pre: np.ndarray, seen: np.ndarray, last: np.ndarray, tracks: Tracks, *,
@@ -98,3 +99,30 @@ def last_still(t_s: np.ndarray, pre: np.ndarray, seen: np.ndarray, frame_dt_s: f
     gaps = np.flatnonzero(np.diff(t) > 2.5 * frame_dt_s)
     k = int(gaps[-1]) + 1 if gaps.size else 0
     return (p[k], float(t[k])) if k < len(t) - 1 else (np.full(2, np.nan), -np.inf)
+
+
+def standing_place(obs: np.ndarray, t_obs: np.ndarray, frame_dt_s: float) -> np.ndarray:
+    """(2,) where a disc stood before a shot (board mm): the median of its last sightings `obs` (n, 2)
+    mm (n >= 1, taken at `t_obs` (n,) s) near the last one it stood at.
+
+    A disc already on its way when the shot was noticed, seen a step or two off its place in the
+    last frames, stood where it was before them (carrom seed 1039 at 30 fps: a black the striker hit
+    as it set off, its place taken 10 mm along its way, so the striker's line back missed it). A
+    track that jumped about for longer is no disc set moving; its last sighting stands.
+
+    Examples:
+        >>> obs = np.array([[59.0, -214.5], [59.0, -215.0], [59.0, -214.6], [57.0, -207.0], [55.0, -199.0]])
+        >>> standing_place(obs, np.arange(5) / 30, 1 / 30).tolist()
+        [59.0, -214.6]
+        >>> standing_place(obs[[0, 1, 2, 4]], np.array([0, 1, 2, 4]) / 30, 1 / 30).tolist()  # not frame after frame
+        [55.0, -199.0]
+    """
+    n = len(obs)
+    k = n - 1
+    while k > 0 and n - 1 - k < _WAY_STEPS and float(np.hypot(*(obs[k] - obs[k - 1]))) > STILL_STEP_MM:
+        k -= 1
+    if k < n - 1 and (k == 0 or float(np.hypot(*(obs[k] - obs[k - 1]))) > STILL_STEP_MM
+                      or float(t_obs[-1] - t_obs[k]) > (n - 1 - k + 0.5) * frame_dt_s):
+        k = n - 1  # no standing before the steps, or not frame after frame
+    last = obs[max(k - 5, 0): k + 1]
+    return median_xy(last[np.hypot(*(last - last[-1]).T) < STILL_STEP_MM])

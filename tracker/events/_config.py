@@ -25,9 +25,10 @@ class EventConfig:
         confirm_s: ... and motion (or the disc vanishing) is seen again within this time.
         striker_lead_s: a striker seen moving between shots starts one only if, at its speed, it
             left its placement line at most this long ago (it is hidden under the hand only briefly).
-        vanish_confirm_dt_s: a moving striker that vanishes at once confirms a shot only if frames are
+        vanish_confirm_dt_s: a moving striker that vanishes at once confirms a shot if frames are
             at least this far apart (below ~45 fps a fast striker blurs out of detection; at higher
-            rates a striker struck is seen moving again, one lifted by hand is not).
+            rates a striker struck is seen moving again, one lifted by hand is not), or if its next
+            step reaches the rail (it flew off the board).
         pre_s: history kept before a shot starts (the striker's placement, rest positions).
         max_shot_s: a shot still moving after this long is closed anyway.
         placed_min_hits: observations at rest before a new disc is announced as placed.

@@ -111,8 +111,10 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if (loss is not None and loss.side is not None and v is not None
                 and _bounced(hist, int(row), t[-1], p[-1], v, float(radius[row]), ctx, dt)):
             loss = None  # something is seen where it would be had it bounced: it did, under another track
-        if loss is not None and loss.side is not None and _taken_from_another(hist, int(row), int(cols[-1])):
-            loss = None  # it flew off on a sighting that was another disc's: it went on under another track
+        open_mm = ctx.board.half_mm - 3.0 * float(radius[row])
+        if loss is not None and ((loss.side is not None and _taken_from_another(hist, int(row), int(cols[-1])))
+                                 or _turned_back(t, p, dt, open_mm)):
+            loss = None  # its last sighting was another disc's: it went on under another track
         # the game's own rule has the last word (korona: discs knocked over a rail from rest; issue #7)
         loss = game_loss(ctx.game, loss, hist, int(row), kinds, v, board=ctx.board, equipment=ctx.equipment,
                          frame_dt_s=dt)
@@ -210,18 +212,21 @@ def _from_rest(p: np.ndarray) -> bool:
 def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float, *, pair: bool) -> bool:
     """Whether a track's sightings (times `t` (K,) s, centres `p` (K, 2) mm) are the cue's tip or the
     flicking finger drawn back as the stroke was played: last seen moving against the stroke, and at
-    the striker as it set off on its `run`. Either a `pair` of sightings seen first just then, just
-    behind where the striker stood (korona seed 1007: the tip read as a light disc "pocketed"), or a
-    track seen coming up to it before (korona seed 1008: the tip read as a dark disc followed the cue
-    in and out and "left the board" over the player's rail). A disc lies still before the stroke,
-    and one the striker sets moving goes forward."""
+    the striker as it set off on its `run`. Either a `pair` of sightings seen first just then (or as
+    it was drawn back after the follow-through), just behind where the striker stood (korona seed
+    1007: the tip read as a light disc "pocketed"), or a track seen coming up to it before (korona
+    seed 1008: the tip read as a dark disc followed the cue in and out and "left the board" over
+    the player's rail). A disc lies still before the stroke, and one the striker sets moving goes
+    forward."""
     if run is None or len(t) < 2 or float((p[-1] - p[-2]) @ run.direction) >= 0.0:
         return False
     slack, origin = _set_off_slack(dt), run.origin_mm
     if len(t) == 2:
         behind = float((p[0] - origin) @ run.direction) <= 0.0
         near = float(np.hypot(*(p[0] - origin))) <= _WITHDRAWN_REACH_MM
-        return pair and abs(float(t[0]) - run.t_start_s) <= slack and near and behind
+        # (drawn back after the follow-through: korona seed 1026 at 120 fps, first seen 0.15 s on)
+        late = float(t[0]) - run.t_start_s
+        return pair and -slack <= late <= max(slack, _CUE_BACK_S) and near and behind
     before = (t >= run.t_start_s - _CUE_APPROACH_S) & (t <= run.t_start_s + slack)
     if before.sum() < 2:
         return False
@@ -301,6 +306,7 @@ _SET_OFF_SLACK_FRAMES, _SET_OFF_SLACK_S = 3.0, 0.1  # the striker's set-off time
 _WITHDRAWN_REACH_MM = 60.0  # the cue's tip or the finger is seen this close to where the striker stood
 # the cue's tip comes at least this much closer to the striker over this long before the stroke
 _CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
+_CUE_BACK_S = 0.2  # ... and is seen drawn back from it at most this long after the striker set off
 # a steady last motion: over this many frames, this straight, speeds within this ratio
 _STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 3.0
 _ON_THE_SPOT_MM = 5.0  # a track first seen this near where a disc at rest was last seen follows that disc
@@ -455,6 +461,21 @@ def _taken_from_another(hist: ShotHistory, row: int, c: int) -> bool:
     w = ((hist.t_s[c] - t0) / (t1 - t0))[:, None]
     way = hist.xy_mm[rows, before] * (1.0 - w) + hist.xy_mm[rows, after] * w
     return bool((np.hypot(*(way - hist.xy_mm[row, c]).T) <= _MIXED_MM).any())
+
+
+def _turned_back(t: np.ndarray, p: np.ndarray, dt: float, open_mm: float) -> bool:
+    """Whether the last sighting (of sightings `t` (n,) s, `p` (n, 2) mm) turns the disc back on its
+    way, faster than it came, from the frame before, in the open (within `open_mm` of the centre
+    along both axes: by a cushion or in a pocket's jaws a disc bounces back): a disc flying at it
+    took the track over in the crowd (carrom seed 1015 at 30 fps: a white rolling off its place at
+    0.5 m/s, its track taken by the striker going the other way at 2 m/s, called off the E cushion;
+    seed 1024: a track taken for the striker, following a white, turned back onto another white,
+    called the striker pocketed)."""
+    if len(t) < 3 or float(t[-1] - t[-3]) > 2.5 * dt or float(np.abs(p[-2]).max()) > open_mm:
+        return False
+    before, last = p[-2] - p[-3], p[-1] - p[-2]
+    n0, n1 = float(np.hypot(*before)), float(np.hypot(*last))
+    return n0 > STILL_STEP_MM and n1 > n0 and float(before @ last) < -0.5 * n0 * n1
 
 
 _MIX_FRAMES = 2  # a track that missed a frame, seen this many frames either side

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tracker.events import factory
-from tracker.events._anchor import find_striker_rest
+from tracker.events._anchor import find_striker_rest, standing_place
 from tracker.events._config import EventConfig, EventUpdate
-from tracker.events._history import FrameRow, ShotHistory, assemble, median_xy
+from tracker.events._history import FrameRow, ShotHistory, assemble
 from tracker.events._shot import ShotContext, ShotOutcome, analyse_shot
 from tracker.events._start import (
     distance_from_line,
@@ -280,11 +280,14 @@ class EventDetector:
             far = self._line_lead_s(tracks, speed, s_rows) > cfg.striker_lead_s
             fast[s_rows[far]] = False
             vanished_moving[s_rows[far]] = False
-        if self.frame_dt_s < cfg.vanish_confirm_dt_s:
-            vanished_moving[:] = False
         if vanished_moving.any():
             rows = np.flatnonzero(vanished_moving)
             ahead = tracks.xy_mm[rows] + tracks.vel_mm_s[rows] * self.frame_dt_s
+            if self.frame_dt_s < cfg.vanish_confirm_dt_s:
+                # at higher rates only a striker that flew over the cushion at once: its next step
+                # reaches the rail (carrom seed 1010 at 60 fps, shot 4: seen four frames, then gone)
+                rim = self.board.half_mm - self.equipment.striker_diameter_mm / 2
+                vanished_moving[rows[np.abs(ahead).max(axis=1) < rim]] = False
             under = occluded(np.concatenate([tracks.xy_mm[rows], ahead]))
             vanished_moving[rows[under[: rows.size] | under[rows.size:]]] = False
         if self._pending is not None and t - self._pending > cfg.confirm_s:
@@ -430,10 +433,8 @@ class EventDetector:
         self._doubles.update(hist.ids[fleeting].tolist())  # (no disc, until seen standing)
         passing |= fleeting
         rows = np.flatnonzero(seen.any(axis=1) & ~passing & ~np.isin(hist.ids, list(self._doubles)))
-        for r in rows:  # once per shot: the median of the last observations near the last one
-            obs = pre[r, seen[r]][-6:]
-            near = obs[np.hypot(*(obs - obs[-1]).T) < STILL_STEP_MM]
-            xy = median_xy(near)
+        for r in rows:  # once per shot
+            xy = standing_place(pre[r, seen[r]], hist.t_s[: pre.shape[1]][seen[r]], self.frame_dt_s)
             anchors[int(hist.ids[r])] = (float(xy[0]), float(xy[1]))
         # discs not seen lately (under a hand) stand where they were last seen
         for i, xy, ok in zip(tracks.ids.tolist(), tracks.xy_mm, tracks.confirmed, strict=True):

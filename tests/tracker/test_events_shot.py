@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tracker.detections import FrameDetections
 from tracker.events._contacts import cast_line, reflect
 from tracker.events._history import ShotHistory
 from tracker.events._losses import classify_loss
@@ -85,6 +86,14 @@ def test_striker_run_is_dated_back_to_the_base_line(fps: float) -> None:
     assert abs(run.t_start_s - t0) < 1.0 / fps
     assert np.hypot(*(run.origin_mm - origin)) < 5.0
     assert back_to_line(np.array([0.0, 0.0]), np.array([0.0, -1.0]), 252.6).tolist() == [0.0, 252.6]
+
+
+def _board_detections(xy: list, kinds: list, t_s: float) -> FrameDetections:
+    """One frame's detections at board points `xy` (board mm, also taken for image pixels), of
+    `kinds`, all sure (score 1)."""
+    a = np.array(xy, np.float32).reshape(-1, 2)
+    return FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
+                           np.ones(len(a), np.float32), xy_board=a, t_s=t_s)
 
 
 def _record(game: str) -> ShotRecord:
@@ -271,7 +280,6 @@ def test_a_striker_about_to_strike_a_coin(striker_at: float | None, hand: bool, 
     """A coin on the move starts a shot only while a striker may be on the board: one seen in the last
     few seconds, or a hand over a placement line (it may hide one). Korona seed 1002: fingers
     carrying the striker in over the rail stir the discs lying there before it is put down."""
-    from tracker.detections import FrameDetections
     from tracker.events.detector import EventDetector
     from tracker.track import Tracker
 
@@ -279,10 +287,7 @@ def test_a_striker_about_to_strike_a_coin(striker_at: float | None, hand: bool, 
     tracks = None
     for t in np.arange(0.0, 4.0, 0.1):
         xy = [(60.0, -30.0)] + ([(150.0, 252.6)] if striker_at is not None and t <= 3.0 + striker_at else [])
-        a = np.array(xy, np.float32)
-        kinds = np.array([1] + [3] * (len(xy) - 1), np.int8)
-        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), kinds, np.ones(len(a), np.float32),
-                               xy_board=a, t_s=float(t))
+        dets = _board_detections(xy, [1] + [3] * (len(xy) - 1), float(t))
         tracks = tracker.update(dets)
     assert tracks is not None
 
@@ -728,7 +733,6 @@ def test_a_coin_moving_towards_the_standing_striker_starts_no_shot(
     same coin moving away from it, with the striker not seen lately (hidden under a hand), or with
     the striker creeping on past where it hit the coin (seed 2006 at 30 fps, a soft shot), may have
     been hit."""
-    from tracker.detections import FrameDetections
     from tracker.events.detector import EventDetector
     from tracker.track import Tracker
 
@@ -740,9 +744,7 @@ def test_a_coin_moving_towards_the_standing_striker_starts_no_shot(
         here = coin + step * max(k - int(1.2 * fps), 0)
         creep = 150.0 / fps * max(k - int(1.0 * fps), 0) if striker == "creeping" else 0.0
         xy = [tuple(here)] + ([(82.0, -40.0 + creep)] if striker != "not-seen" or t < 0.6 else [])
-        a = np.array(xy, np.float32)
-        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array([1, 3][: len(a)], np.int8),
-                               np.ones(len(a), np.float32), xy_board=a, t_s=t)
+        dets = _board_detections(xy, [1, 3][: len(xy)], t)
         events.update(tracker.update(dets))
     assert events._in_shot == shot
 
@@ -1266,7 +1268,6 @@ def test_a_detection_seen_only_in_motion_between_shots_is_no_disc_at_rest(steps_
     frames, moving, between two shots, was listed at rest where it was last seen after that shot
     and the next two. A disc stands somewhere; one seen only in motion and not since stood nowhere
     (the same sightings standing are a disc put there)."""
-    from tracker.detections import FrameDetections
     from tracker.events.detector import EventDetector
     from tracker.track import Tracker
 
@@ -1280,9 +1281,7 @@ def test_a_detection_seen_only_in_motion_between_shots_is_no_disc_at_rest(steps_
         if 0.5 <= t < 0.5 + 4 / fps:
             xy.append((150.0 + steps_mm * round((t - 0.5) * fps), 340.0))
             kinds.append(1)
-        a = np.array(xy, np.float32)
-        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
-                               np.ones(len(a), np.float32), xy_board=a, t_s=t)
+        dets = _board_detections(xy, kinds, t)
         rests += [e.payload["rest"] for e in events.update(tracker.update(dets)).events if e.kind == "shot_end"]
     rests += [e.payload["rest"] for e in events.finish() if e.kind == "shot_end"]
     assert len(rests) == 1
@@ -1422,7 +1421,6 @@ def test_a_striker_that_flies_off_the_board_at_once_starts_a_shot(speed_mm_s: fl
     seen a few frames on its way at 3.9 m/s and then flew over the E cushion; no shot was found, nor
     the striker off the board. At 60 fps a striker that vanishes confirms its own motion only when
     its next step reaches the rail; one that vanishes mid-board (a hand took it) does not."""
-    from tracker.detections import FrameDetections
     from tracker.events.detector import EventDetector
     from tracker.track import Tracker
 
@@ -1437,9 +1435,7 @@ def test_a_striker_that_flies_off_the_board_at_once_starts_a_shot(speed_mm_s: fl
         if moving:  # (hidden under the hand before)
             xy.append(tuple(start + u * speed_mm_s * max(t - t_left, 0.0)))
             kinds.append(3)
-        a = np.array(xy, np.float32)
-        dets = FrameDetections(a.copy(), np.full(len(a), 10, np.float32), np.array(kinds, np.int8),
-                               np.ones(len(a), np.float32), xy_board=a, t_s=t)
+        dets = _board_detections(xy, kinds, t)
         out += events.update(tracker.update(dets)).events
     out += events.finish()
     starts = [e for e in out if e.kind == "shot_start"]

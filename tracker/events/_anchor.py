@@ -117,12 +117,11 @@ def standing_place(obs: np.ndarray, t_obs: np.ndarray, frame_dt_s: float) -> np.
         >>> standing_place(obs[[0, 1, 2, 4]], np.array([0, 1, 2, 4]) / 30, 1 / 30).tolist()  # not frame after frame
         [55.0, -199.0]
     """
-    n = len(obs)
-    k = n - 1
-    while k > 0 and n - 1 - k < _WAY_STEPS and float(np.hypot(*(obs[k] - obs[k - 1]))) > STILL_STEP_MM:
-        k -= 1
-    if k < n - 1 and (k == 0 or float(np.hypot(*(obs[k] - obs[k - 1]))) > STILL_STEP_MM
-                      or float(t_obs[-1] - t_obs[k]) > (n - 1 - k + 0.5) * frame_dt_s):
-        k = n - 1  # no standing before the steps, or not frame after frame
-    last = obs[max(k - 5, 0): k + 1]
+    # the last few steps, and how many of them at the end are longer than a standing disc's jitter
+    long = np.hypot(*np.diff(obs[-_WAY_STEPS - 2:], axis=0).T) > STILL_STEP_MM
+    off = len(long) - int(np.flatnonzero(~long)[-1]) - 1 if not long.all() else len(long)
+    # (more steps than that, none short before them, or not frame after frame: it stands where last seen)
+    if off > _WAY_STEPS or off == len(long) or float(t_obs[-1] - t_obs[-1 - off]) > (off + 0.5) * frame_dt_s:
+        off = 0
+    last = obs[: len(obs) - off][-6:]
     return median_xy(last[np.hypot(*(last - last[-1]).T) < STILL_STEP_MM])

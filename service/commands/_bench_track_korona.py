@@ -301,7 +301,7 @@ def measure_speed_game(
     cv2.setNumThreads(1)
     tl = simulate_play(game, shots=1, seed=seed)
     rng = np.random.default_rng(seed)
-    cam, look = sample_camera(rng, resolution=resolution), sample_look(rng, "normal")
+    cam, look = sample_camera(rng, resolution=resolution), sample_look(rng, "normal", game=game)
     t_shot = next(e["t"] for e in tl.events if e["type"] == "shot_start")
     imgs = []
     for fr in render_frames(tl, cam, look, fps=60.0, seed=seed):

@@ -102,7 +102,7 @@ def _run_rendered(tl: Any, fps: float, seed: int, level: str, resolution: tuple[
 
     rng = np.random.default_rng(seed)
     camera = sample_camera(rng, resolution=resolution)
-    look = sample_look(rng, level)
+    look = sample_look(rng, level, game=tl.board.game.value)
     pipe: Pipeline | None = None
     events, pairs = [], []
     for fr in render_frames(tl, camera, look, fps=fps, seed=seed):

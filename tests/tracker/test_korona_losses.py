@@ -108,6 +108,8 @@ _NE = BOARD.pockets_mm[1]
 T_ALONG = 1.0 + 4 / 30 + (_NE[0] - np.sqrt(BOARD.pocket_no_return_mm**2 - (Y_N - _NE[1]) ** 2) - 300.0) / 1500.0
 # from (-170, 390), heading (-2, -1), at the assumed 3000 mm/s until the centre is a radius off the W rail
 T_STRIKER = 1.0 + 5 / 30 + (BOARD.half_mm - EQ.radius_mm(DiscKind.STRIKER) - 170.0) / (3000.0 * 2 / np.sqrt(5))
+# from (307, 0) due E at the assumed 2200 mm/s until the centre is a radius off the E rail
+T_MAN_E = 1.0 + 5 / 30 + (BOARD.half_mm - R_C - 307.0) / 2200.0
 # (tracks, kind of the tracks, expected loss of track 1)
 
 
@@ -140,10 +142,16 @@ HIST_CASES = [
      W, Loss("NE", None, T_ALONG)),
     # the striker seen moving once after a stroke from rest, towards the W rail: over it
     ({1: _rest((-150.0, 400.0), 5) + [(-170.0, 390.0)] + NONE8}, S, Loss(None, "W", T_STRIKER)),
+    # a man seen moving once after a hit from rest, followed on at the assumed 2200 mm/s: square
+    # on to the E rail, over it; aslant (45 degrees: 1560 mm/s into the rail), it bounces off and
+    # is lost from sight, not from play (korona seed 1004 at 60 fps: a pale man struck off the N
+    # rail, called off over the E rail on its way to the SE pocket)
+    ({1: _rest((300.0, 0.0), 5) + [(307.0, 0.0)] + NONE8}, W, Loss(None, "E", T_MAN_E)),
+    ({1: _rest((300.0, -200.0), 5) + [(307.0, -193.0)] + NONE8}, W, None),
 ]
 HIST_IDS = [
     "rail-from-rest", "run-into-slowly", "row-pushed-along", "nothing-near", "taken-up", "pocket-mouth",
-    "not-at-a-rail", "driven-along", "striker-once",
+    "not-at-a-rail", "driven-along", "striker-once", "man-once-square-on", "man-once-aslant",
 ]
 
 

@@ -9,7 +9,8 @@ generic rule, which follows a vanished disc on from its last observed motion, ca
   easily lost from sight where it lies, untouched).
 - A disc or the striker seen moving once, just after it was hit, and never again: its velocity from
   that one step (from rest) is far too low, so its path ends short of the cushion it went over.
-  It is followed on at an assumed stroke speed instead.
+  It is followed on at an assumed stroke speed instead; it went over a cushion only if it met it
+  about square on, at that speed.
 
 `korona_loss` is the `_shot` game hook: called for each disc that vanished during a shot (not under
 a hand) when the generic rule found no loss.
@@ -102,8 +103,10 @@ def korona_loss(loss: Loss | None, hist: ShotHistory, row: int, kinds: np.ndarra
         speed = max(_ASSUMED_MM_S[striker], float(np.hypot(*v_step)))
         if not striker and _seen_ahead(hist, row, kinds, int(cols[-1]), v_step, speed, r, frame_dt_s):
             return None
+        # (over a cushion only when it meets it about square on: at that speed one it meets aslant
+        # bounces off, and a pale man on a pale board is lost from sight on its way back)
         return classify_loss(p[-1], v_step / max(float(np.hypot(*v_step)), 1e-9) * speed, float(t[-1]), r,
-                             board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0, min_off_speed_mm_s=0.0)
+                             board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0, min_off_speed_mm_s=_OFF_SPEED_MM_S)
     if v_mm_s is None:  # seen moving, but not in two frames running: the last step's velocity
         return classify_loss(p[-1], v_step, float(t[-1]), r, board, horizon_s=_HORIZON_FRAMES * frame_dt_s,
                              pocket_reach_mm=_POCKET_REACH_MM, min_off_speed_mm_s=_OFF_SPEED_MM_S)

@@ -170,6 +170,41 @@ def test_a_disc_hidden_since_the_start_does_not_hide_the_path() -> None:
     assert fc.t_first_s is not None and abs(fc.t_first_s - t_hit) < 2.0 / 30.0
 
 
+def test_a_track_swapping_to_its_neighbours_place_is_no_departure() -> None:
+    """Korona seed 1030 at 30 fps: as the striker set off for the E rail, the track of a man in a row
+    against the N rail jumped to his neighbour's place and stayed there (the row's tracks swapped).
+    That is no man leaving his place: the moment of the first contact is still bracketed by disc 0,
+    which the path off the E rail meets."""
+    row = ROW_N + np.array([-200.0, 0.0])
+    discs = np.vstack([LONE, row])
+    t_hit = 1.0 + (np.hypot(LINE, 300.0) + np.hypot(LINE - 100, 200.0) - R_S - R_C) / 3000.0
+    scene = _scene([(0.0, 400.0), _bounce_e, tuple(_hit_point(LONE[0], np.array(_bounce_e)))], 3000.0, discs,
+                   {0: np.array([-1500.0, -800.0])}, t_hit=t_hit)
+    t, coins = scene["t_s"], scene["coins_xy"]
+    # the second man's track, on the first man's place
+    coins[3, t >= 1.1] = row[0]  # type: ignore[index]
+    fc = _contact(scene)
+    assert fc is not None
+    assert (fc.rebound, fc.cushion, fc.first_rows) == (True, "E", (0,))
+    assert fc.t_first_s is not None and abs(fc.t_first_s - t_hit) < 2.0 / 30.0
+
+
+def test_a_misread_behind_the_striker_as_the_cue_strikes_is_no_rail() -> None:
+    """Korona seed 1005 at 120 fps: the striker and the cue's tip read as one, 40 mm behind the
+    striker and by the S rail, in the frame the cue struck. The striker's next step left that
+    sighting far faster than the striker then ran: it is off the path, and the stroke is direct,
+    not a rebound off the S rail."""
+    start = np.array([0.0, 400.0])
+    t_hit = 1.0 + (np.hypot(*(LONE[0] - start)) - R_S - R_C) / 2500.0
+    scene = _scene([tuple(start), tuple(_hit_point(LONE[0], start))], 2500.0, LONE, {0: np.array([300.0, -1500.0])},
+                   t_hit=t_hit)
+    first = int(np.argmax(scene["t_s"] > 1.0))  # type: ignore[operator]
+    scene["striker_xy"][first] = (start[0], LINE - 3.0)  # type: ignore[index]
+    fc = _contact(scene)
+    assert fc is not None
+    assert (fc.rebound, fc.cushion, fc.first_rows) == (False, None, (0,))
+
+
 def test_first_contact_unknown_without_a_path() -> None:
     """Striker never seen moving and two discs moved at once: undecided (the caller falls back)."""
     scene = _scene(

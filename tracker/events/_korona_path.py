@@ -58,8 +58,17 @@ def _departures(
     its next observation (or is never seen again): one stray detection does not move a disc. A disc
     seen standing after the start that is then never seen again in the shot (knocked away too fast
     to be followed) left at the first frame it was missing. Discs that never moved get +inf for both.
+
+    A track seen where another disc stood is taken for standing: it took that disc's detections (a
+    row against a rail, its tracks swapping places), as no disc gets there before the one that
+    stood there left, which is the earlier departure (korona seed 1030 at 30 fps: a dark man's track
+    in the S row jumped to its neighbour's place as the striker set off, 0.3 s before the striker met
+    its first disc, and the man was called the first disc).
     """
     disp = np.hypot(*(xy_mm - before_mm[:, None, :]).transpose(2, 0, 1))
+    others = np.hypot(*(xy_mm[:, :, None, :] - before_mm[None, None, :, :]).transpose(3, 0, 1, 2))  # (N, K, N)
+    others[np.arange(len(before_mm)), :, np.arange(len(before_mm))] = np.inf
+    disp[np.nan_to_num(others, nan=np.inf).min(axis=2, initial=np.inf) <= _MOVE_MM] = 0.0
     disp[:, t_s < t_from_s] = np.nan
     seen = np.isfinite(disp)
     moved = seen & (disp > _MOVE_MM)

@@ -25,9 +25,10 @@ def surface_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
     samples = sub.reshape(-1, 3).astype(np.float32) * np.array([0.5, 1, 1], np.float32)
     crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(12345)
-    _, labels, centres = cv2.kmeans(samples, 5, None, crit, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    lab_img = labels.reshape(sub.shape[:2])
-    sh, sw = lab_img.shape
+    found = cv2.kmeans(samples, 5, None, crit, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload, unused-ignore]
+    labels, centres = np.asarray(found[1]), np.asarray(found[2])
+    sh, sw = sub.shape[0], sub.shape[1]
+    lab_img = labels.reshape(sh, sw)
     inner = lab_img[int(0.25 * sh) : int(0.75 * sh), int(0.25 * sw) : int(0.75 * sw)]
     best = int(np.argmax(np.bincount(inner.ravel(), minlength=5)))
     near = np.linalg.norm(centres - centres[best], axis=1) < 10.0

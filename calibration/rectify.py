@@ -45,7 +45,7 @@ def _grid(flat: np.ndarray) -> np.ndarray:
 def _sample_grid(image: np.ndarray, grid: np.ndarray, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """(rows * 256, [C]) samples of `image` (H, W[, C]) at a (rows, 256, 2) float32 grid of
     pixel positions (`_grid`), the image's edge replicated beyond it."""
-    out = cv2.remap(image, grid, None, interpolation, borderMode=cv2.BORDER_REPLICATE)  # type: ignore[call-overload]
+    out = cv2.remap(image, grid, None, interpolation, borderMode=cv2.BORDER_REPLICATE)  # type: ignore[call-overload, unused-ignore]
     return np.asarray(out).reshape(grid.shape[0] * grid.shape[1], *image.shape[2:])
 
 

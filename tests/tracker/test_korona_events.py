@@ -205,6 +205,21 @@ def test_a_misread_behind_the_striker_as_the_cue_strikes_is_no_rail() -> None:
     assert (fc.rebound, fc.cushion, fc.first_rows) == (False, None, (0,))
 
 
+@pytest.mark.parametrize("jitter_mm", [6.5, 0.0], ids=["man-at-the-rail-jitters", "all-still"])
+def test_a_departure_far_from_the_striker_is_none(jitter_mm: float) -> None:
+    """Korona seed 1001 at 60 fps: the striker rolled slowly up the board and stopped in the open;
+    a man at the N rail, 500 mm from it, was seen 6 mm off his place as it rolled. No disc moves
+    before the striker's first contact unless the striker reached it: that is no departure, and
+    the stroke touched nothing (it was called a rebound off the N rail, the man its first disc)."""
+    discs = np.vstack([LONE, [[-300.0, -BOARD.half_mm + R_C]]])
+    scene = _scene([(0.0, 400.0), (0.0, 0.0)], 800.0, discs, {})
+    t, coins = scene["t_s"], scene["coins_xy"]
+    coins[2, t >= 1.2] += (jitter_mm, 0.0)  # type: ignore[index]
+    fc = _contact(scene)
+    assert fc is not None
+    assert (fc.rebound, fc.cushion, fc.first_rows) == (False, None, ())
+
+
 def test_first_contact_unknown_without_a_path() -> None:
     """Striker never seen moving and two discs moved at once: undecided (the caller falls back)."""
     scene = _scene(

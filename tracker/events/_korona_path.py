@@ -26,6 +26,8 @@ _MOVE_MM = 5.0  # a disc displaced more than this from where it stood has moved 
 _TOUCH_TOL_MM = 1.5  # slack on "the path meets a disc" (detection noise)
 _REACH_TOL_MM = 4.0  # larger slack when only the discs that moved are tried
 _TIE_MM = 2.0  # discs met within this distance along the path are met at once
+_REST_S = 0.25  # the striker's sightings this long before a stroke's start show where it stood, s
+_BEND = 0.25  # how far off a step between two sightings a hit may have bent the striker's path, per mm of step
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,8 @@ def find_first_contact(
         and the departures leave more than one candidate.
     """
     on = np.all(np.isfinite(coins_before), axis=1)
-    moment = _first_moment(t_s, coins_xy, coins_before, on, t_start_s - 0.05, coin_r_mm)
+    moment = _first_moment(t_s, coins_xy, coins_before, on, t_start_s - 0.05, coin_r_mm,
+                           striker=(striker_xy, striker_r_mm + coin_r_mm))
     pts, _ = path_points(t_s, striker_xy, start_xy, t_start_s, moment.t_pre_s)
     if len(pts) < 2:
         if moment.cand.size == 1:
@@ -222,10 +225,20 @@ def _first_moment(
     on: np.ndarray,
     t_from_s: float,
     coin_r_mm: float,
+    *,
+    striker: tuple[np.ndarray, float] | None = None,
 ) -> _Moment:
+    """The moment the discs' departures bracket; with `striker` ((K, 2) its centres, NaN where not
+    seen; the distance at which it touches a disc, mm), a departure the striker was nowhere near
+    is none (see `_out_of_reach`)."""
     t_still, t_move = np.full(len(coins_before), np.inf), np.full(len(coins_before), np.inf)
     if on.any():
         t_still[on], t_move[on] = _departures(t_s, coins_xy[on], coins_before[on], t_from_s)
+    if striker is not None and np.isfinite(t_move).any():
+        far = _out_of_reach(t_s, *striker, coins_before, t_move, 2.0 * coin_r_mm + 2.0, t_from_s=t_from_s - _REST_S)
+        # (only those before the first departure in reach: after a contact, struck discs move others)
+        far &= t_move < np.min(t_move[~far], initial=np.inf)
+        t_still[far], t_move[far] = np.inf, np.inf
     if not np.isfinite(t_move).any():
         return _Moment(False, np.inf, np.zeros(0, int), None)
     t_seen = float(np.min(t_move))
@@ -239,6 +252,43 @@ def _first_moment(
     # striker may have hit any disc touching an early mover
     cand = np.flatnonzero(_touching_group(coins_before, early, 2.0 * coin_r_mm + 2.0))
     return _Moment(True, t_pre, cand, 0.5 * (t_pre + t_seen) if np.isfinite(t_pre) else t_seen)
+
+
+def _out_of_reach(t_s: np.ndarray, striker_xy: np.ndarray, reach_mm: float, before_mm: np.ndarray,
+                  t_move: np.ndarray, touch_mm: float, *, t_from_s: float) -> np.ndarray:
+    """(N,) bool: discs seen leaving their place (at `t_move`) though the striker, seen from where
+    it stood (from `t_from_s`) until then, came nowhere near them or any disc touching them in a row
+    (a push goes through a row at once).
+
+    Until the striker's first contact every other disc stands still, so such a departure is a
+    track's jitter or swap, not a disc struck (korona seed 1001 at 60 fps: a light man at the N rail
+    seen 6 mm off his place while the striker rolled slowly 600 mm away; the moment bracketed
+    there, the stroke was called a rebound off the N rail). The striker is followed along the steps
+    between its sightings (a quarter of a step off them, for the bend of a hit); not seen at all,
+    the departure stands."""
+    out = np.zeros(len(before_mm), bool)
+    dt = float(np.median(np.diff(t_s))) if len(t_s) > 1 else 0.0
+    seen = np.isfinite(striker_xy[:, 0])
+    for i in np.flatnonzero(np.isfinite(t_move)):  # (the few discs that moved before the shot's end)
+        win = np.flatnonzero(seen & (t_s >= t_from_s) & (t_s <= t_move[i] + 1.5 * dt))
+        if win.size == 0:
+            continue
+        # the steps between its sightings (a sighting alone: a step of none)
+        a, b = (striker_xy[win[:-1]], striker_xy[win[1:]]) if win.size > 1 else (striker_xy[win],) * 2
+        row = _touching_group(before_mm, np.arange(len(before_mm)) == i, touch_mm)
+        members = before_mm[row & np.isfinite(before_mm[:, 0])]
+        # (a striker deflected by the disc between two sightings passed off the step between them)
+        bend = _BEND * np.hypot(*(b - a).T)
+        out[i] = (_segment_distance(members, a, b) - bend[None, :]).min() > reach_mm + _REACH_TOL_MM
+    return out
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(P, S) distances from points `p` (P, 2) to the segments from `a` to `b` (S, 2 each)."""
+    ab = b - a
+    w = p[:, None, :] - a[None, :, :]
+    f = np.clip((w * ab[None]).sum(axis=2) / np.maximum((ab * ab).sum(axis=1), 1e-9)[None], 0.0, 1.0)
+    return np.asarray(np.hypot(*(w - f[..., None] * ab[None]).transpose(2, 0, 1)))
 
 
 def _last_leg(

@@ -621,8 +621,8 @@ def test_brink_loss_is_dated_where_the_path_enters_the_pocket() -> None:
     straight path enters the no-return circle (not after the straight distance to it)."""
     board = load_board("korona")
     pocket = board.pockets_mm[2]  # SE
-    p, v = pocket + (-19.0, 17.2), np.array([240.0, 0.0])  # sliding along the S cushion
-    loss = classify_loss(p, v, 1.0, 13.5, board, horizon_s=0.04, pocket_reach_mm=16.0, min_off_speed_mm_s=2000.0)
+    p, v = pocket + (-19.0, 17.2), np.array([240.0, 0.0])  # a korona man sliding along the S cushion
+    loss = classify_loss(p, v, 1.0, 12.5, board, horizon_s=0.04, pocket_reach_mm=16.0, min_off_speed_mm_s=2000.0)
     assert loss is not None and loss.pocket == "SE"
     at = p + v * (loss.t_s - 1.0)
     assert abs(float(np.hypot(*(at - pocket))) - board.pocket_no_return_mm) < 0.1
@@ -1107,6 +1107,21 @@ def test_a_disc_standing_off_its_place_from_the_first_look_did_not_leave_it(stan
     assert first.disc == (1 if standing_off else 0)
     t_hit = 1.0833 if standing_off else 0.9667
     assert t_hit - 0.1 <= t_start <= t_hit + 1e-3
+
+
+@pytest.mark.parametrize("beyond_mm", [1.3, 0.0], ids=["seen-beyond-the-cushion", "seen-on-it"])
+def test_disc_sliding_along_the_cushion_into_a_pocket_is_dated_on_its_way_in(beyond_mm: float) -> None:
+    """Korona seed 1007 at 60 fps: a black sliding along the S rail into the SW pocket at 0.5 m/s,
+    last seen 1.3 mm beyond the rail's reach, its steady motion a little into the rail; the path
+    from there passes the point of no return by 0.5 mm and was dated after a bounce it never made,
+    0.1 s late. Put back on the rail, it goes in 8 mm on, where it did (19.977 s)."""
+    board = load_board("korona")
+    r = 12.5
+    p = np.array([-415.2, board.half_mm - r + beyond_mm])
+    loss = classify_loss(p, np.array([-484.0, 27.0]), 19.967, r, board, horizon_s=4 / 60.0, pocket_reach_mm=16.0,
+                         min_off_speed_mm_s=2000.0, v_steady_mm_s=np.array([-513.6, 15.1]))
+    assert loss is not None and loss.pocket == "SW"
+    assert abs(loss.t_s - 19.977) <= 1.0 / 60.0
 
 
 def test_disc_glancing_past_a_pocket_is_dated_where_it_goes_in_off_the_cushion() -> None:

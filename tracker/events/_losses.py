@@ -88,13 +88,36 @@ def _time_in(p_mm: np.ndarray, v_mm_s: np.ndarray, j: int, radius_mm: float, boa
     cushion into the pocket's mouth comes at it slantwise: korona seed 1008), or its path off the
     cushion beside the pocket does (korona seed 1017 at 120 fps: a man glancing past the SE pocket
     went in off the S rail, 60 ms later than had it headed straight in), else as if it headed
-    straight in (0 if it is within already)."""
+    straight in (0 if it is within already). A centre seen beyond the cushion's reach is its noise:
+    the disc slides along the cushion (`_along_cushion`; korona seed 1007 at 60 fps: a black along
+    the S rail seen 1.3 mm beyond it, its path passing the point of no return by 0.5 mm, dated
+    after a bounce it never made, 6 frames late)."""
+    p_mm, v_mm_s = _along_cushion(p_mm, v_mm_s, board.half_mm - radius_mm)
     rel, r_nr = board.pockets_mm[j] - p_mm, board.pocket_no_return_mm
     t = entry_time(rel, v_mm_s, r_nr)
     if t is None:
         after = _follow(p_mm, v_mm_s, radius_mm, board, _BRINK_FOLLOW_S, np.inf)
         t = after.t_s if after is not None and after.pocket == CORNERS[j] else None
     return t if t is not None else (float(np.hypot(*rel)) - r_nr) / max(float(np.hypot(*v_mm_s)), 1.0)
+
+
+def _along_cushion(p_mm: np.ndarray, v_mm_s: np.ndarray, lim_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """A centre `p_mm` (2,) beyond `lim_mm` of the board's centre on an axis (where a disc touches
+    the cushion) put back on that line, its velocity `v_mm_s` (2,) into the cushion taken away: a
+    disc seen there slides along it.
+
+    Examples:
+        >>> p, v = _along_cushion(np.array([-415.0, 445.8]), np.array([-500.0, 15.0]), 444.5)
+        >>> p.tolist(), v.tolist()
+        ([-415.0, 444.5], [-500.0, 0.0])
+    """
+    p = np.asarray(p_mm, np.float64)
+    v = np.asarray(v_mm_s, np.float64)
+    out = np.abs(p) >= lim_mm
+    if not out.any():
+        return p, v
+    into = out & (v * p > 0.0)
+    return np.clip(p, -lim_mm, lim_mm), np.where(into, 0.0, v)
 
 
 def entry_time(rel_mm: np.ndarray, v_mm_s: np.ndarray, r_mm: float) -> float | None:

@@ -19,7 +19,7 @@ import numpy as np
 
 __all__ = ["Blobs", "blur_blobs"]
 
-_OPEN3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+_OPEN3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))  # (also the closing of `fill_gaps`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,7 @@ def blur_blobs(
     radii_px: tuple[float, float],
     max_length: float = 4.0,
     min_changed: float = 0.6,
+    fill_gaps: bool = False,
 ) -> Blobs:
     """Foreground blobs that are blurred discs.
 
@@ -64,6 +65,10 @@ def blur_blobs(
         radii_px: the smallest and the largest disc radius, board-image px.
         max_length: longest half-length, in radii.
         min_changed: least changed share of a blob's pixels.
+        fill_gaps: close the blobs' gaps of a pixel or two first: a smeared disc whose face is
+            the surface's colour (korona's light men) stands out only by its rim and in
+            speckles, which the opening would take apart (korona seed 1018 at 30 fps: a light
+            man struck 660 mm to the NE pocket never seen on his way).
 
     Examples:
         >>> fg = np.zeros((60, 60), np.uint8)  # a disc of radius 8 px smeared 14 px to the right
@@ -80,6 +85,8 @@ def blur_blobs(
     # that many changed ones in all, there is none)
     if cv2.countNonZero(cv2.bitwise_and(mask, change)) < min_changed * 0.6 * np.pi * r_lo**2:
         return none
+    if fill_gaps:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN3)
     n, labels = cv2.connectedComponents(mask, connectivity=8, ltype=cv2.CV_16U)
     if n <= 1:

@@ -273,7 +273,7 @@ def detect_with_reuse(
     *,
     full: Callable[[], Found],
     restart: Callable[[], Found],
-    partial: Callable[[np.ndarray], tuple[Found, np.ndarray | None]],
+    partial: Callable[[np.ndarray, np.ndarray], tuple[Found, np.ndarray | None]],
     forced: Callable[[], np.ndarray | None],
     package: Callable[[Found], Detection],
     t_s: float | None,
@@ -291,7 +291,9 @@ def detect_with_reuse(
             again (after a global change the old background no longer matches).
         partial: detects the changed region given as an (H, W) uint8 0/255 mask, carrying the
             other discs over; also returns an (H, W) uint8 mask (or None) round candidates
-            that came to nothing (looked at again next frame).
+            that came to nothing (looked at again next frame). Its second argument is the part
+            of that mask where the picture itself changed (not only looked at again round the
+            occluders and the `forced` places).
         forced: an (H, W) uint8 mask (or None) always detected afresh, changed or not.
         package: turns accepted discs into this frame's `Detection`.
         t_s: capture time, s; frame_idx: frame number (for a carried-over result).
@@ -309,6 +311,7 @@ def detect_with_reuse(
         # the still scene's noise level follows slowly (a few frames of a hand do not move it)
         state.noise = change.level if state.noise is None else 0.9 * state.noise + 0.1 * change.level
         last = state.detection
+        moved = change.mask
         if last is not None and hands:
             change = with_occluders(change, last.occlusion, grow_px=grow)
         always = forced()
@@ -316,7 +319,7 @@ def detect_with_reuse(
             change = Change(np.asarray(cv2.bitwise_or(change.mask, always)), change.level, change.share)
         if not change.mask.any() and last is not None:
             return replace(last, discs=replace(last.discs, t_s=t_s, frame_idx=frame_idx))
-        found, unsettled = partial(change.mask)
+        found, unsettled = partial(change.mask, moved)
         # the reference moves on only where the picture was looked at again and settled
         settled = change.mask if unsettled is None else cv2.bitwise_and(change.mask, cv2.bitwise_not(unsettled))
         cv2.copyTo(board_bgr, settled, state.ref)

@@ -18,8 +18,8 @@ from tracker._detect_change import REACH, ReuseState, detect_with_reuse, merge_f
 from tracker._detect_core import DetectorCore
 from tracker._detect_follow import Followed, follow_discs, velocities
 from tracker._detect_mosaic import split_box
-from tracker._detect_region import Box, box_of_change, box_rect, in_mask
-from tracker._detect_steps import above
+from tracker._detect_region import BARE_LIGHTNESS, Box, box_of_change, box_rect, in_mask
+from tracker._detect_steps import above, image_distance
 from tracker._detect_types import Detection, Found
 from tracker.occlusion import stamp_discs
 
@@ -29,6 +29,12 @@ __all__ = ["ChangeDriven"]
 _BLUR_SCORE = 0.3
 # colour distance from the surface of a smeared disc's pixels (the foreground's threshold is 28)
 _BLUR_FAR = 16
+# ... and from the bare board under it (lightness counted in full: a smear is lighter or darker)
+_BLUR_OFF_BARE = 12
+# the band beyond the surface's edge where fingers reaching in over it show: from this many px out
+# (past the change's growth round a disc against the cushion) to this many
+_BEYOND_PX = (3, 6)
+_OPEN2 = cv2.getStructuringElement(cv2.MORPH_RECT, (2, 2))
 
 
 class ChangeDriven(DetectorCore):
@@ -74,7 +80,7 @@ class ChangeDriven(DetectorCore):
             self.config,
             full=whole,
             restart=lambda: whole(afresh=True),
-            partial=lambda change: self._detect_region(frame_bgr, board_bgr, change),
+            partial=lambda change, moved: self._detect_region(frame_bgr, board_bgr, change, moved),
             forced=self._forced,
             package=lambda found: self._package(found, t_s, frame_idx),
             t_s=t_s,
@@ -121,13 +127,17 @@ class ChangeDriven(DetectorCore):
         return self._stamp(np.concatenate([last.xy_mm[again], lost]))
 
     def _detect_region(
-        self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray
+        self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray, moved: np.ndarray
     ) -> tuple[Found, np.ndarray | None]:
         """Change-driven still path: the discs the change touches are followed first
         (`_follow`); discs centred on the rest of the change, grown (and on the discs it
         touches), are detected again, the others carried over. Also returns a mask round the
         discs detected before there and not found again within reach (looked at again next
-        frame: a disc lost as it came to rest)."""
+        frame: a disc lost as it came to rest). `moved` ((H, W) uint8) is the part of `change`
+        where the picture itself changed: only there is a disc looked for as a blur of its
+        motion (a disc at rest by a pocket, looked at again there every frame, is none: carrom
+        seed 1046 at 60 fps, a white the still path missed beside the NW pocket, taken for a blur
+        now here, now there, started two shots early)."""
         geom, scale = self.geom, self.config.px_per_mm
         before = self._last
         touched = touched_discs(change, before.xy_mm, before.nominal, self.maps)
@@ -156,7 +166,7 @@ class ChangeDriven(DetectorCore):
         new = new.select(in_mask(new.xy_mm, mask, self.maps))
         redo = in_mask(last.xy_mm, mask, self.maps)
         found = merge_found(last.select(~redo), new, self._no_occlusion)
-        found = self._with_blurred(found, change, box)
+        found = self._with_blurred(found, board_bgr, cv2.bitwise_and(change, moved), box)
         found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
@@ -227,10 +237,46 @@ class ChangeDriven(DetectorCore):
                 return
         self._update_planes(board_bgr, [(slice(y0, y1), slice(x0, x1))])
 
-    def _with_blurred(self, found: Found, change: np.ndarray, box: Box) -> Found:
+    @functools.cached_property
+    def _beyond(self) -> np.ndarray:
+        """(H, W) uint8 0/255 board image: the band just beyond the playing surface's edge
+        (`_BEYOND_PX`), where a hand reaching in over the edge shows and a disc against the
+        cushion does not."""
+        near, far = (cv2.getStructuringElement(cv2.MORPH_RECT, (2 * k + 1, 2 * k + 1)) for k in _BEYOND_PX)
+        surface = self.geom.surface
+        return np.asarray(cv2.bitwise_and(cv2.dilate(surface, far), cv2.bitwise_not(cv2.dilate(surface, near))))
+
+    def _reached_over(self, board_bgr: np.ndarray, box: Box, rim: np.ndarray) -> np.ndarray:
+        """(h, w) uint8 0/255 of `box`: the surface's rim band there (`rim`, from
+        `BoardGeometry.surface_rim`) where something close by beyond the edge is not the bare
+        board: fingers reaching in over the edge, too small to be told as a hand (the whole band
+        until the bare board is learned).
+
+        A disc sliding along the cushion lies in the band too, with the bare cushion beyond it
+        (korona seed 1004 at 60 fps: light men knocked along the N rail into the NE pocket, their
+        blur never looked at, the pockets missed)."""
+        if self._planes.bare is None:
+            return rim
+        beyond = self._beyond[box]
+        ys, xs = np.nonzero(beyond)
+        if len(ys) == 0:
+            return np.zeros_like(rim)
+        now = cv2.cvtColor(board_bgr[box][ys, xs][None], cv2.COLOR_BGR2LAB)
+        off = above(image_distance(now, self._planes.bare_lab[box][ys, xs][None], lightness=BARE_LIGHTNESS),
+                    self.config.hand_off_bare)[0]
+        if not off.any():
+            return np.zeros_like(rim)
+        hand = np.zeros_like(rim)
+        hand[ys, xs] = off
+        hand = cv2.morphologyEx(hand, cv2.MORPH_OPEN, _OPEN2)  # (a speck of noise is no finger)
+        k = 2 * (self.geom.surface_rim_px + _BEYOND_PX[1]) + 1
+        reach = cv2.dilate(hand, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        return np.asarray(cv2.bitwise_and(rim, reach))
+
+    def _with_blurred(self, found: Found, board_bgr: np.ndarray, change: np.ndarray, box: Box) -> Found:
         """`found` and the discs in the change (inside `box`) too blurred by their motion for an
-        outline (see `tracker._detect_blur`), away from the discs found, the hands and
-        `_no_blur`."""
+        outline (see `tracker._detect_blur`), away from the discs found, the hands, `_no_blur`
+        and fingers reaching in over the surface's edge (`_reached_over`)."""
         geom, scale = self.geom, self.config.px_per_mm
         exclude = self._no_blur[box].copy()
         origin = np.array([box[1].start or 0, box[0].start or 0], np.float64)
@@ -243,7 +289,16 @@ class ChangeDriven(DetectorCore):
         radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
         # (a smear is fainter than the disc: its colour is mixed with the surface's)
         far = above(self._planes.far[box], _BLUR_FAR)
-        blobs = blur_blobs(far, change[box], self._planes.lab[box], exclude, geom.surface_rim[box], radii_px=radii)
+        camo = self.equipment.light_like_surface
+        if camo and self._planes.bare is not None:
+            # (only what the bare board does not show: the grain and the light's hot spots stand
+            # out from the surface's one colour too, and gaps closed among them join them up)
+            off = image_distance(self._planes.lab[box], self._planes.bare_lab[box], lightness=1.0)
+            far = cv2.bitwise_and(far, above(off, _BLUR_OFF_BARE))
+        rim = geom.surface_rim[box]
+        edge = self._reached_over(board_bgr, box, rim) if cv2.countNonZero(cv2.bitwise_and(far, rim)) else rim
+        blobs = blur_blobs(far, change[box], self._planes.lab[box], exclude, edge, radii_px=radii,
+                           fill_gaps=camo)
         if len(blobs.uv_px) == 0:
             return found
         app = self._appearance(self._planes.lab)

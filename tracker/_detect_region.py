@@ -27,11 +27,11 @@ from tracker._detect_change import touched_discs
 from tracker._detect_steps import above, colour_distance, image_distance
 from tracker.occlusion import ellipse_offsets, stamp_discs
 
-__all__ = ["Box", "StillPlanes", "bounding", "box_of_change", "box_rect", "in_mask", "near_mask"]
+__all__ = ["BARE_LIGHTNESS", "Box", "StillPlanes", "bounding", "box_of_change", "box_rect", "in_mask", "near_mask"]
 
 # the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
 # hardly changes its hue, a hand of the board's colour differs from it in hue
-_BARE_LIGHTNESS = 0.25
+BARE_LIGHTNESS = 0.25
 
 Box = tuple[slice, slice]  # (rows, cols) of the board image
 
@@ -137,7 +137,7 @@ class StillPlanes:
         bare: the board as it looks with nothing on it (`learn_bare`), None until learned.
         bare_lab: (H, W, 3) uint8 Lab of `bare` (zeros until learned).
         off_bare: (H, W) uint8 colour distance from `bare_lab`, pixel by pixel, lightness
-            weighted `_BARE_LIGHTNESS` (zeros until learned): a hand the board's own colour
+            weighted `BARE_LIGHTNESS` (zeros until learned): a hand the board's own colour
             stands out from the board under it.
         changed: (x0, y0, x1, y1) px bounding what `far` and `off_bare` changed since
             `take_changed` last asked (None: nothing).
@@ -170,7 +170,7 @@ class StillPlanes:
         self.far[box] = far
         self.fg[box] = above(far, occlusion_far)
         if self.bare is not None:
-            self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=_BARE_LIGHTNESS)
+            self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=BARE_LIGHTNESS)
         self._mark(box_rect(box, self.far.shape))
 
     def take_changed(self) -> tuple[int, int, int, int] | None:
@@ -199,5 +199,5 @@ class StillPlanes:
             nothing = np.zeros(discs.shape, np.uint8)
             update_background(self.bare, board_bgr, nothing, discs, alpha=alpha, near_px=0)
         self.bare_lab = np.asarray(cv2.cvtColor(self.bare.image, cv2.COLOR_BGR2LAB))
-        self.off_bare = image_distance(self.lab, self.bare_lab, lightness=_BARE_LIGHTNESS)
+        self.off_bare = image_distance(self.lab, self.bare_lab, lightness=BARE_LIGHTNESS)
         self._mark((0, 0, self.far.shape[1], self.far.shape[0]))

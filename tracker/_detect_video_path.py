@@ -33,7 +33,7 @@ class VideoPath(DetectorCore):
             self.config,
             full=lambda: self._detect_video(frame_bgr, board_bgr),
             restart=lambda: self._restart(frame_bgr, board_bgr),
-            partial=lambda change: (self._detect_video(frame_bgr, board_bgr, change), self._stamp(self._unsettled)),
+            partial=lambda change, _: (self._detect_video(frame_bgr, board_bgr, change), self._stamp(self._unsettled)),
             forced=self._near_pockets,
             package=lambda found: self._package(found, t_s, frame_idx),
             t_s=t_s,

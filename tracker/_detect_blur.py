@@ -20,6 +20,7 @@ import numpy as np
 __all__ = ["Blobs", "blur_blobs"]
 
 _OPEN3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))  # (also the closing of `fill_gaps`)
+_RING = 0.6  # width of the ring round a blob that must be clear of foreground, in disc radii
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ def blur_blobs(
     max_length: float = 4.0,
     min_changed: float = 0.6,
     fill_gaps: bool = False,
+    max_ring_busy: float = 0.1,
 ) -> Blobs:
     """Foreground blobs that are blurred discs.
 
@@ -66,9 +68,14 @@ def blur_blobs(
         max_length: longest half-length, in radii.
         min_changed: least changed share of a blob's pixels.
         fill_gaps: close the blobs' gaps of a pixel or two first: a smeared disc whose face is
-            the surface's colour (korona's light men) stands out only by its rim and in
-            speckles, which the opening would take apart (korona seed 1018 at 30 fps: a light
-            man struck 660 mm to the NE pocket never seen on his way).
+            near the surface's colour (light men on a light board; korona's are its very colour)
+            stands out only by its rim and in speckles, which the opening would take apart
+            (korona seed 1018 at 30 fps: a light man struck 660 mm to the NE pocket; carrom
+            seed 1039 at 30 fps: a white out of the break into the NW pocket; neither seen on
+            his way). A blob so joined must
+            then stand alone: in a ring round it, at most `max_ring_busy` of the pixels may be
+            in `fg` (the outline and speckles of a pale hand, the board's colour, close into
+            blobs of a disc's size too, amid more of the same).
 
     Examples:
         >>> fg = np.zeros((60, 60), np.uint8)  # a disc of radius 8 px smeared 14 px to the right
@@ -85,6 +92,7 @@ def blur_blobs(
     # that many changed ones in all, there is none)
     if cv2.countNonZero(cv2.bitwise_and(mask, change)) < min_changed * 0.6 * np.pi * r_lo**2:
         return none
+    raw = mask
     if fill_gaps:
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN3)
@@ -113,12 +121,35 @@ def blur_blobs(
     ok = area_ok & (width >= 0.75 * r_lo) & (width <= 1.25 * r_hi) & (length <= max_length * width)
     ok &= changed >= min_changed
     ok &= np.bincount(lab_of, (edge[ys, xs] > 0).astype(np.float64), n) == 0
+    if fill_gaps and ok.any():
+        ok &= _alone(labels, ok, raw, max(2, int(round(_RING * r_lo)))) <= max_ring_busy
     k = np.nonzero(ok)[0]
     if k.size == 0:
         return none
     colour = board_lab[ys, xs].astype(np.float64)
     lab = np.stack([np.bincount(lab_of, colour[:, i], n) for i in range(3)], axis=1) / c[:, None]
     return Blobs(np.stack([mx[k], my[k]], axis=1), width[k], lab[k])
+
+
+def _alone(labels: np.ndarray, keep: np.ndarray, fg: np.ndarray, ring_px: int) -> np.ndarray:
+    """(n,) share of the pixels in a ring `ring_px` wide round each blob of `labels` ((H, W)
+    uint16, 0: none) that `fg` ((H, W) uint8 0/255) holds, for the labels where `keep` (n,) bool
+    (where two blobs' rings meet, the higher label's); 1 for the others.
+
+    Examples:
+        >>> labels = np.zeros((30, 60), np.uint16); labels[10:16, 10:16] = 1; labels[10:16, 40:46] = 2
+        >>> fg = np.zeros((30, 60), np.uint8); fg[5:21, 35:51] = 255  # blob 2 amid more of its like
+        >>> _alone(labels, np.array([False, True, True]), fg, 2).round(2).tolist()
+        [1.0, 0.0, 1.0]
+    """
+    n = len(keep)
+    kept = np.where(keep, np.arange(n), 0).astype(np.uint16)[labels]
+    k = 2 * ring_px + 1
+    near = cv2.dilate(kept, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero((near > 0) & (labels == 0))
+    owner = near[ys, xs].astype(np.intp)
+    busy = np.bincount(owner, (fg[ys, xs] > 0).astype(np.float64), n) / np.maximum(np.bincount(owner, minlength=n), 1)
+    return np.where(keep, busy, 1.0)
 
 
 def _capsule(area: np.ndarray, across: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

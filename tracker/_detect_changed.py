@@ -29,7 +29,10 @@ __all__ = ["ChangeDriven"]
 _BLUR_SCORE = 0.3
 # colour distance from the surface of a smeared disc's pixels (the foreground's threshold is 28)
 _BLUR_FAR = 16
-# ... and from the bare board under it (lightness counted in full: a smear is lighter or darker)
+# ... and from the bare board under it (`_off_bare_board`): of another hue by this much (Lab
+# units, a and b), or lighter by this much; with light men of the board's colour, this far
+_BLUR_HUE = 6
+_BLUR_LIGHTER = 10
 _BLUR_OFF_BARE = 12
 # the band beyond the surface's edge where fingers reaching in over it show: from this many px out
 # (past the change's growth round a disc against the cushion) to this many
@@ -273,6 +276,21 @@ class ChangeDriven(DetectorCore):
         reach = cv2.dilate(hand, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
         return np.asarray(cv2.bitwise_and(rim, reach))
 
+    def _off_bare_board(self, box: Box) -> np.ndarray:
+        """(h, w) uint8 0/255 of `box`: where the picture is not the bare board, as a smear shows:
+        of another hue, or lighter. Not where it is only darker, of the same hue: a shadow (carrom
+        seed 1035 at 120 fps, the hard look: a hand's shadows read as strikers flying, a shot begun
+        half a second before the break). Nor the grain and the light's hot spots, which stand out
+        from the surface's one colour as a smear does, and which the blob's closed gaps would join
+        up. With light men of the board's own colour (korona's), darker too: they look darker than
+        the board in some light, and of its hue."""
+        lab, bare = self._planes.lab[box], self._planes.bare_lab[box]
+        if self.equipment.light_like_surface:
+            return above(image_distance(lab, bare, lightness=1.0), _BLUR_OFF_BARE)
+        hue = above(image_distance(lab, bare, lightness=0.0), _BLUR_HUE)
+        lighter = above(cv2.subtract(lab[..., 0], bare[..., 0]), _BLUR_LIGHTER)
+        return np.asarray(cv2.bitwise_or(hue, lighter))
+
     def _with_blurred(self, found: Found, board_bgr: np.ndarray, change: np.ndarray, box: Box) -> Found:
         """`found` and the discs in the change (inside `box`) too blurred by their motion for an
         outline (see `tracker._detect_blur`), away from the discs found, the hands, `_no_blur`
@@ -289,16 +307,12 @@ class ChangeDriven(DetectorCore):
         radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
         # (a smear is fainter than the disc: its colour is mixed with the surface's)
         far = above(self._planes.far[box], _BLUR_FAR)
-        camo = self.equipment.light_like_surface
-        if camo and self._planes.bare is not None:
-            # (only what the bare board does not show: the grain and the light's hot spots stand
-            # out from the surface's one colour too, and gaps closed among them join them up)
-            off = image_distance(self._planes.lab[box], self._planes.bare_lab[box], lightness=1.0)
-            far = cv2.bitwise_and(far, above(off, _BLUR_OFF_BARE))
+        if self._planes.bare is not None:
+            far = cv2.bitwise_and(far, self._off_bare_board(box))
         rim = geom.surface_rim[box]
         edge = self._reached_over(board_bgr, box, rim) if cv2.countNonZero(cv2.bitwise_and(far, rim)) else rim
         blobs = blur_blobs(far, change[box], self._planes.lab[box], exclude, edge, radii_px=radii,
-                           fill_gaps=camo)
+                           fill_gaps=True)
         if len(blobs.uv_px) == 0:
             return found
         app = self._appearance(self._planes.lab)

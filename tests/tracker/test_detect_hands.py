@@ -251,9 +251,10 @@ def test_the_striker_set_under_the_flicking_fingers_is_seen() -> None:
 
 
 def _paint_smear(img: np.ndarray, calib, *, x0: float, x1: float, y: float, r: float, fingers: bool) -> np.ndarray:
-    """`img` with a dark disc of radius `r` mm smeared from x0 to x1 along y (board mm), its edges
-    soft as motion leaves them; with `fingers`, a finger 16 mm wide reaching to it over the -y
-    edge of the surface from well beyond it."""
+    """`img` with a black disc of radius `r` mm smeared from x0 to x1 along y (board mm), mixed
+    with the surface's colour (a third black at most) and its edges soft as motion leaves them;
+    with `fingers`, a finger 16 mm wide reaching to it over the -y edge of the surface from well
+    beyond it."""
     import cv2
 
     half = calib.board_size_mm() / 2
@@ -263,7 +264,8 @@ def _paint_smear(img: np.ndarray, calib, *, x0: float, x1: float, y: float, r: f
     for x in x0 + (x1 - x0) * t:
         cv2.fillPoly(mask, [np.rint(calib.board_to_original([x, y] + r * ring)).astype(np.int32)], 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), 3.5)
-    out = img.astype(np.float32) - 45.0 * mask[..., None]
+    black = np.array([35.0, 38.0, 45.0])  # BGR
+    out = img.astype(np.float32) * (1.0 - 0.3 * mask[..., None]) + 0.3 * mask[..., None] * black
     if fingers:
         xm = 0.5 * (x0 + x1)
         finger = np.array([[xm - 8.0, -half - 60.0], [xm + 8.0, -half - 60.0], [xm + 8.0, y], [xm - 8.0, y]])

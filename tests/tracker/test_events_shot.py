@@ -439,6 +439,24 @@ def test_disc_flying_into_a_pocket_is_not_another_disc_seen_behind_it(where: str
     assert bool([loss for _, loss in losses if loss.pocket]) == pocketed
 
 
+@pytest.mark.parametrize(("other_at", "off"),
+                         [((-285.0, 350.0), False), ((-266.0, 345.0), True), ((-250.0, 350.0), True),
+                          ((-275.0, 290.0), True)], ids=["in-the-way", "just-clear", "beside-it", "behind-it"])
+def test_a_disc_hitting_another_on_its_way_to_the_cushion_did_not_fly_over_it(other_at: tuple, off: bool) -> None:
+    """Carrom seed 1028 at 60 fps: a white flying at 4 m/s, last seen 40 mm short of the S cushion by
+    the SW pocket, hit a white standing at the cushion and was turned into the pocket, unseen; taken
+    straight on, its way went over the cushion, and it was called off the board. A disc standing
+    beside its way (3 mm clear of touching, or more), or behind where it was last seen, did not
+    stop it."""
+    fps = 60.0
+    t = 11.2 + np.arange(10) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0, :5] = (-300.0, 313.6) - np.arange(4, -1, -1)[:, None] * (0.0, 4000.0 / fps)
+    xy[1] = other_at
+    losses = _two_track_losses(t, xy, (0, 0), fps=fps)
+    assert [loss.side for _, loss in losses] == (["S"] if off else [])
+
+
 @pytest.mark.parametrize("gap_frames", [5, 1])
 def test_disc_seen_again_only_in_the_pocket_is_dated_when_its_way_reached_it(gap_frames: int) -> None:
     """Carrom seed 2008 at 120 fps: a black rolling down the E cushion at 0.5 m/s was lost 18 mm from
@@ -614,6 +632,29 @@ def test_a_disc_lost_a_frame_short_of_a_pocket_and_seen_again_in_it_went_in_then
     assert [(loss.pocket, loss.side) for _, loss in losses] == [("NW", None)], losses
     way = float(np.hypot(*(np.array([-441.6, -386.2]) - BOARD_K.pockets_mm[0]))) - BOARD_K.pocket_no_return_mm
     assert losses[0][1].t_s == pytest.approx(t[5] + way / float(np.hypot(*v)), abs=2e-3)
+
+
+@pytest.mark.parametrize("stood", [True, False], ids=["struck-where-it-stood", "rolling-on"])
+def test_a_disc_struck_into_a_pocket_from_where_it_stood_went_in_at_twice_its_steps_speed(stood: bool) -> None:
+    """Korona seed 1039 at 30 fps: a white standing 60 mm from the NE pocket's centre, struck by
+    the striker, is seen once on its way, 17.5 mm out, and never again. It left its place during
+    that step, so it ran faster than the step's 0.5 m/s: it went in at 17.357 s, 24 ms after that
+    sighting (dated at the step's speed: 93 ms after, two frames late). A disc already rolling
+    before that step went at the step's speed."""
+    fps = 30.0
+    t = 17.1 + np.arange(8) / fps
+    xy = np.full((len(t), 2), np.nan)
+    xy[:7] = (435.7, -350.6)
+    if not stood:
+        xy[:7] += np.outer(np.arange(-6, 1), (1.8, -17.4))
+    xy[7] = (437.5, -368.0)
+    losses = _one_track_losses("korona", 0, 12.5, t, xy, t_trigger_s=16.6, fps=fps)
+    assert [(loss.pocket, loss.side) for _, loss in losses] == [("NE", None)], losses
+    late_s = losses[0][1].t_s - t[7]
+    if stood:
+        assert 0.03 < late_s < 0.06
+    else:
+        assert late_s > 0.08
 
 
 def test_brink_loss_is_dated_where_the_path_enters_the_pocket() -> None:
@@ -1107,6 +1148,21 @@ def test_a_disc_standing_off_its_place_from_the_first_look_did_not_leave_it(stan
     assert first.disc == (1 if standing_off else 0)
     t_hit = 1.0833 if standing_off else 0.9667
     assert t_hit - 0.1 <= t_start <= t_hit + 1e-3
+
+
+@pytest.mark.parametrize(
+    ("x_mm", "expect"), [(-314.5, ("NW", None)), (-150.0, (None, "N"))], ids=["beside-the-pocket", "mid-cushion"]
+)
+def test_a_hard_hit_beside_a_pocket_goes_in_off_the_jaw(x_mm: float, expect: tuple) -> None:
+    """Carrom seed 1044 at 120 fps: a white out of the break, last seen (blurred) hitting the N cushion
+    34 mm from the NW pocket at 2.2 m/s, went in off it 13 ms later; its bounce, cast from the blurred
+    sightings, passed 25 mm from the pocket's centre, its rim well over the hole, and it was called
+    off over the N cushion. The same hit in the middle of the cushion is a disc leaving the board."""
+    loss = classify_loss(np.array([x_mm, -353.9]), np.array([-768.0, -2124.0]), 1.275, 15.5, BOARD,
+                         horizon_s=4.5 / 120.0, pocket_reach_mm=16.0, min_off_speed_mm_s=2000.0)
+    assert loss is not None and (loss.pocket, loss.side) == expect
+    if loss.pocket is not None:
+        assert abs(loss.t_s - 1.288) <= 2.0 / 120.0
 
 
 @pytest.mark.parametrize("beyond_mm", [1.3, 0.0], ids=["seen-beyond-the-cushion", "seen-on-it"])

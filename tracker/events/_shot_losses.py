@@ -94,11 +94,11 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             # seed 1004 at 60 fps)
             continue
         steady = None if v is None else _steady_velocity(t, p, v, dt)
-        loss = classify_loss(p[-1], v, float(t[-1]), float(radius[row]), ctx.board,
-                             horizon_s=tune.loss_horizon_frames * dt, pocket_reach_mm=tune.pocket_reach_mm,
-                             min_off_speed_mm_s=tune.min_off_speed_mm_s, v_steady_mm_s=steady)
+        loss = _classify(p[-1], v, float(t[-1]), float(radius[row]), ctx, tune, steady=steady)
         if loss is not None and loss.pocket is not None and v is None and len(cols) >= 4:
             loss = _dated_before_gap(loss, t, p, ctx, dt)
+        if loss is not None and loss.pocket is not None and v is not None and _set_off(p):
+            loss = _dated_from_rest(loss, p[-1], 2.0 * v, float(t[-1]), float(radius[row]), ctx, tune)
         if loss is None and (v is None or _from_rest(p)):
             # (hit where it stood: its first step, seen, may have taken it anywhere round there)
             loss = _knocked_off(hist, int(row), float(t[-1]), p[-1] if v is None else p[-2], float(radius[row]), ctx,
@@ -111,6 +111,9 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         if (loss is not None and loss.side is not None and v is not None
                 and _bounced(hist, int(row), t[-1], p[-1], v, float(radius[row]), ctx, dt)):
             loss = None  # something is seen where it would be had it bounced: it did, under another track
+        if (loss is not None and loss.side is not None and v is not None
+                and _disc_in_the_way(hist, int(row), t[-1], p[-1], v, loss.t_s - float(t[-1]), radius, dt)):
+            loss = None  # it hit a disc on its way to the cushion: it did not fly straight over
         open_mm = ctx.board.half_mm - 3.0 * float(radius[row])
         if loss is not None and ((loss.side is not None and _taken_from_another(hist, int(row), int(cols[-1])))
                                  or _turned_back(t, p, dt, open_mm)):
@@ -193,6 +196,28 @@ def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext
     return Loss(loss.pocket, None, round(float(t[-2] + t_in), 4))
 
 
+def _classify(p: np.ndarray, v: np.ndarray | None, t_last: float, radius_mm: float, ctx: ShotContext,
+              tune: ShotTuning, *, steady: np.ndarray | None = None) -> Loss | None:
+    """`classify_loss` with this shot's board and tuning."""
+    return classify_loss(p, v, t_last, radius_mm, ctx.board, horizon_s=tune.loss_horizon_frames * ctx.frame_dt_s,
+                         pocket_reach_mm=tune.pocket_reach_mm, min_off_speed_mm_s=tune.min_off_speed_mm_s,
+                         v_steady_mm_s=steady)
+
+
+def _dated_from_rest(loss: Loss, p: np.ndarray, v: np.ndarray, t_last: float, radius_mm: float, ctx: ShotContext,
+                     tune: ShotTuning) -> Loss:
+    """A disc pocketed (`loss`) that set off from standing in its last step (`_set_off`), to `p`
+    (2,) at `t_last`, left its place during that step, halfway on average: it covered the step at
+    twice the step's speed, `v` (2,) mm/s, and went in that much sooner, if on that path it goes
+    into the same pocket (korona seed 1039 at 30 fps: a white on the NE pocket's brink struck by
+    the striker was seen once on its way, 17 mm out, and dated at the step's speed 72 ms late; at
+    twice it, 22 ms)."""
+    faster = _classify(p, v, t_last, radius_mm, ctx, tune)
+    if faster is None or faster.pocket != loss.pocket or faster.t_s >= loss.t_s:
+        return loss
+    return faster
+
+
 def _before_set_off(t_s: float, run: StrikerRun | None, dt: float) -> bool:
     """Whether time `t_s` is clearly before the striker set off on its `run` (None: not known): by
     more than the start's own uncertainty (the striker is often first seen a few frames out, under
@@ -202,6 +227,23 @@ def _before_set_off(t_s: float, run: StrikerRun | None, dt: float) -> bool:
 
 def _set_off_slack(dt: float) -> float:
     return max(_SET_OFF_SLACK_FRAMES * dt, _SET_OFF_SLACK_S)
+
+
+def _set_off(p: np.ndarray) -> bool:
+    """Whether a track's last step (centres `p` (K, 2) mm) set it off from standing: the two steps
+    before it at most `STILL_STEP_MM` each, and it `_SET_OFF_JUMP` times as long as either (a disc
+    sliding slowly at a high frame rate moves less than that in every step, and steadily).
+
+    Examples:
+        >>> _set_off(np.array([[0.0, 0.0], [0.3, 0.0], [0.1, 0.0], [17.5, 1.8]]))
+        True
+        >>> _set_off(np.array([[0.0, 0.0], [2.1, 0.0], [4.2, 0.0], [6.3, 0.0]]))  # 0.25 m/s at 120 fps
+        False
+    """
+    if len(p) < 4:
+        return False
+    steps = np.hypot(*np.diff(p[-4:], axis=0).T)
+    return bool(steps[:2].max() <= STILL_STEP_MM and steps[2] >= _SET_OFF_JUMP * max(steps[:2].max(), 1.0))
 
 
 def _from_rest(p: np.ndarray) -> bool:
@@ -309,6 +351,7 @@ _CUE_CAME_MM, _CUE_APPROACH_S = 20.0, 0.5
 _CUE_BACK_S = 0.2  # ... and is seen drawn back from it at most this long after the striker set off
 # a steady last motion: over this many frames, this straight, speeds within this ratio
 _STEADY_FRAMES, _STEADY_COS, _STEADY_RATIO = 4.0, 0.9, 3.0
+_SET_OFF_JUMP = 4.0  # a step this many times as long as the standing steps before it (or a mm) set the disc off
 _ON_THE_SPOT_MM = 5.0  # a track first seen this near where a disc at rest was last seen follows that disc
 _STAYED_WITHIN_S = 0.4  # a disc taken for gone over a cushion and picked up again this soon stayed on
 
@@ -495,6 +538,34 @@ def _hit_on_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarr
         return False
     d = point_segment_distance(obs, p_last[None], (p_last + v * gap)[None])
     return bool((d <= _HIT_REACH_MM).any())
+
+
+def _disc_in_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, gap: float,
+                     radius: np.ndarray, dt: float) -> bool:
+    """Whether another disc stood in `row`'s straight way on from its last sighting, for `gap` s:
+    seen ahead of it, touching its way (the two radii, of `radius` (N,) mm, apart), no later than a
+    frame after it got there (carrom seed 1028 at 60 fps: a white at 4 m/s, last seen 40 mm short
+    of the S cushion by the SW pocket, hit another white there and was turned into the pocket; its
+    way, taken straight on, was over the cushion). Not one beside or behind it where it was last
+    seen (the disc that hit it, the pack it flew out of), nor one that came by after it had gone
+    (carrom seed 1006 at 30 fps: a black flying off the N cushion out of the break passed 34 mm
+    from a white going the other way, 3 mm clear)."""
+    cols = np.flatnonzero((hist.t_s >= t_last - 1e-9) & (hist.t_s <= t_last + gap + dt + 1e-9))
+    speed = float(np.hypot(*v))
+    if cols.size == 0 or speed <= 0.0:
+        return False
+    obs = np.delete(hist.xy_mm[:, cols], row, axis=0)  # (others, cols, 2)
+    t_obs = np.broadcast_to(hist.t_s[cols], obs.shape[:2])
+    reach = np.broadcast_to((np.delete(radius, row) + radius[row])[:, None], obs.shape[:2])
+    seen = np.isfinite(obs[..., 0])
+    obs, t_obs, reach = obs[seen], t_obs[seen], reach[seen]
+    u = v / speed
+    ahead = (obs - p_last) @ u
+    came = t_obs <= t_last + np.maximum(ahead - reach, 0.0) / speed + dt + 1e-9
+    keep = (ahead > reach) & came
+    r = float(radius[row])
+    d = point_segment_distance(obs[keep], (p_last + r * u)[None], (p_last + v * gap)[None])
+    return bool((d <= reach[keep]).any())
 
 
 def _mirrored(p: np.ndarray, v: np.ndarray, gap: float | np.ndarray, lim: float) -> np.ndarray:

@@ -972,6 +972,47 @@ def test_first_contact_with_a_disc_under_a_hand(seen_again: bool) -> None:
     assert out.record.first_disc_id == (None if seen_again else 2), out.record
 
 
+@pytest.mark.parametrize("glances", [True, False], ids=["glanced-off-it", "passed-it-by"])
+def test_a_striker_glancing_off_a_disc_under_a_hand_unseen_hit_it_before_the_cushion(glances: bool) -> None:
+    """Carrom seed 1028 at 60 fps, shot 4: the striker, at 3.1 m/s from the N base line, glanced off
+    a black under the other player's hand, unseen for the two frames around it, and ran on turned 8
+    degrees into the SW pocket. The sightings after the gap, 17 mm off the way in (within the blur
+    allowed for a 150 mm step over three frames, not for a frame's 50 mm), were taken for the same
+    straight run; its line passed the black 43 mm off, and the striker's first contact was called
+    the W cushion its line runs into. A striker whose way in passes the black 40 mm off, and that
+    runs straight on, touched nothing but the cushion."""
+    from tracker.events._shot import ShotContext, analyse_shot
+
+    fps, t_trigger = 60.0, 1.0
+    t = np.arange(int(1.6 * fps)) / fps
+    origin, black = np.array([-72.6, -252.6]), np.array([-237.4, -18.2])
+    u_in = np.array([-0.473, 0.881])
+    if not glances:
+        u_in = np.array([-0.45, 0.893])
+    s_in = np.clip(t - t_trigger, 0.0, None) * 3150.0
+    s_hit = 272.0
+    t_hit = t_trigger + s_hit / 3150.0
+    u_out = np.array([-0.34, 0.94]) if glances else u_in
+    after = np.clip(np.minimum(t, t_hit + (0.125 if glances else 0.06)) - t_hit, 0.0, None)[:, None] * 3000.0 * u_out
+    xy = np.full((2, len(t), 2), np.nan)
+    xy[0] = np.where((t < t_hit)[:, None], origin + np.minimum(s_in, s_hit)[:, None] * u_in,
+                     origin + s_hit * u_in + after)
+    xy[0, (t > t_hit) & (t <= t_hit + 2.0 / fps)] = np.nan  # unseen under the hand
+    if glances:
+        xy[0, t > t_hit + 0.125] = np.nan  # ... and into the SW pocket
+    xy[1, t < t_trigger - 0.1] = black  # the black, seen until the hand came over it
+    hist = ShotHistory(np.array([1, 2], np.int32), t, np.arange(len(t)), xy)
+    kind_of = {1: int(DiscKind.STRIKER), 2: int(DiscKind.BLACK)}
+    ctx = ShotContext(game="carrom", number=4, board=BOARD, equipment=EQUIP, kind_of=kind_of,
+                      kind_share=dict.fromkeys(kind_of, 1.0), anchors={2: tuple(black)},
+                      striker_rest=tuple(origin), hidden=frozenset({2}), t_trigger_s=t_trigger, frame_dt_s=1 / fps,
+                      placement_line_mm=252.6, placement_extent_mm=235.0, kind_before=kind_of,
+                      trigger_ids=frozenset({1}))
+    out = analyse_shot(hist, ctx, float(t[-1]), len(t) - 1)
+    assert out.record is not None
+    assert out.record.first_disc_id == (2 if glances else None), out.record
+
+
 @pytest.mark.parametrize(("taken_over", "pocketed"), [(True, False), (False, True)], ids=["on-the-spot", "nothing"])
 def test_disc_on_a_pockets_lip_read_as_another_kind_is_not_pocketed(taken_over: bool, pocketed: bool) -> None:
     """Carrom seed 2007 at 60 fps: a white resting over the NW pocket's hole was read in turn as the

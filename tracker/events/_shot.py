@@ -110,13 +110,19 @@ def analyse_shot(hist: ShotHistory, ctx: ShotContext, t_end_s: float, frame_end:
     else:
         run = direction_before_contact(hist, striker, run, anchor, eligible, k_trig, ctx, tune)
         first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible, striker in lost_rows, tune)
-        # nothing seen in its way: a disc under a hand, never seen again, may have taken the blow and
+        # no disc seen in its way: a disc under a hand, never seen again, may have taken the blow and
         # come out from under the hand as a new track (carrom seed 1028 at 60 fps: a black under the
-        # other player's resting hand, the first contact called none)
+        # other player's resting hand, the first contact called none; in shot 4, a cushion beyond it,
+        # where a striker seen straight on past the black would have gone: carrom seed 1005 at 120
+        # fps, a queen under a hand 36 mm off the way, the striker seen 210 mm past her)
         under = gone & hidden & ~moved & np.isfinite(anchor[:, 0]) & (kinds != DiscKind.STRIKER)
-        if first.disc < 0 and not first.cushions and not first.pocketed_first and under.any():
-            first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible | under,
-                                       striker in lost_rows, tune)
+        if first.disc < 0 and under.any():
+            hidden_first = find_first_contact(hist, ctx, run, striker, anchor, radius, eligible | under,
+                                              striker in lost_rows, tune)
+            if not (first.cushions or first.pocketed_first) or (
+                    hidden_first.t_disc_s is not None
+                    and (hidden_first.t_disc_s - run.t_start_s) * run.speed_mm_s >= run.straight_mm):
+                first = hidden_first
         t_start = run.t_start_s
     t_start = float(max(t_start, hist.t_s[0], ctx.t_trigger_s - 0.5))
     # a disc does not stop unseen in the open, nor where a hand that hid it has gone: a track last

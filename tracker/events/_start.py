@@ -57,19 +57,22 @@ class StrikerRun:
 
 
 def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
-                blur_frac: float = 0.1) -> tuple[np.ndarray, int]:
+                blur_frac: float = 0.1, t_s: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Longest prefix of `xy` on one straight line (through `origin` if given), moving forwards.
 
     The line is refitted to the prefix at every step (least squares), and each next observation
-    must lie within `tol_mm` plus `blur_frac` of its step length (fast discs are blurred, their
-    centres less certain) of it; a single one off it between two on it (the origin counts as on
-    it) is passed over (in the prefix, not in the fit).
+    must lie within `tol_mm` plus `blur_frac` of its step length per frame (fast discs are blurred,
+    their centres less certain; a step over frames it was not seen in is no more blurred) of it;
+    a single one off it between two on it (the origin counts as on it) is passed over (in the
+    prefix, not in the fit).
 
     Args:
         origin: (2,) a known point of the line (where the disc stood), or None, board mm.
         xy: (n, 2) observations in time order (n >= 1), board mm.
         tol_mm: distance from the line that noise explains, mm.
-        blur_frac: extra tolerance per mm of step.
+        blur_frac: extra tolerance per mm of step in a frame.
+        t_s: (n,) the observations' times, s, if known (a step over a gap is counted per frame, the
+            frame being the shortest step in time; unknown: every step is a frame's).
 
     Returns:
         (unit direction of the line fitted through the prefix, prefix length).
@@ -94,6 +97,7 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
     n = 1 if origin is not None else 2
     u = hint / max(float(np.hypot(*hint)), 1e-9)
     kept = list(range(n))  # the prefix's observations the line is fitted to
+    frames = _frames_between(t_s, len(xy))
     while n < len(xy):  # a few dozen observations at most, once per shot
         on = xy[kept]
         pts = on if origin is None else _with_origin(origin, on, len(on))
@@ -103,11 +107,13 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
             c = pts.mean(axis=0)
         along = (pts - c) @ u
         span = float(along.max() - along.min())
-        if not _on_line(xy[n], xy[kept[-1]], c, u, len(pts), span, tol_mm, blur_frac):
+        if not _on_line(xy[n], xy[kept[-1]], c, u, len(pts), span, tol_mm,
+                        blur_frac / np.sqrt(max(float(frames[n] - frames[kept[-1]]), 1.0))):
             # one sighting off the line between two on it is a misreading (a shadow, a print the disc
             # crossed: carrom seed 1032 at 120 fps, 7.5 mm off, the run cut short before its contact)
             if (n + 1 < len(xy) and kept[-1] == n - 1
-                    and _on_line(xy[n + 1], xy[n - 1], c, u, len(pts), span, tol_mm, blur_frac)):
+                    and _on_line(xy[n + 1], xy[n - 1], c, u, len(pts), span, tol_mm,
+                                 blur_frac / np.sqrt(max(float(frames[n + 1] - frames[n - 1]), 1.0)))):
                 n += 1
                 continue
             break
@@ -117,13 +123,29 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
         # ... so is the first one, off the line from the origin through the next ones, short of the
         # second (a finger's shadow on the striker as it left: carrom seed 1014 at 120 fps, its run cut
         # to one sighting; one beyond is the way to a cushion it bounced off: korona seed 1021 at 30 fps)
-        u_on, n_on = follow_line(origin, xy[1:], tol_mm=tol_mm, blur_frac=blur_frac)
+        u_on, n_on = follow_line(origin, xy[1:], tol_mm=tol_mm, blur_frac=blur_frac,
+                                 t_s=None if t_s is None else t_s[1:])
         if n_on >= 3 and 0.0 < float((xy[0] - origin) @ u_on) < float((xy[1] - origin) @ u_on):
             return u_on, n_on + 1
     if n >= 2 or origin is not None:
         on = xy[kept]
         u = fit_direction(on if origin is None else _with_origin(origin, on, len(on)), u)
     return u, n
+
+
+def _frames_between(t_s: np.ndarray | None, n: int) -> np.ndarray:
+    """(n,) each observation's frame count from the first (times `t_s` (n,) s, the shortest step a
+    frame; None: one frame each).
+
+    Examples:
+        >>> _frames_between(np.array([1.0, 1.02, 1.04, 1.1, 1.12]), 5).tolist()
+        [0.0, 1.0, 2.0, 5.0, 6.0]
+    """
+    if t_s is None or n < 2:
+        return np.arange(n, dtype=np.float64)
+    steps = np.diff(np.asarray(t_s, np.float64))
+    frame = float(steps[steps > 0].min()) if (steps > 0).any() else 1.0
+    return np.concatenate([[0.0], np.cumsum(np.round(steps / frame))])
 
 
 def _on_line(p: np.ndarray, prev: np.ndarray, c: np.ndarray, u: np.ndarray, n_pts: int, span: float,
@@ -526,14 +548,14 @@ def striker_run(t_s: np.ndarray, xy: np.ndarray, *, rest_xy: np.ndarray | None, 
             return None
         t, p = t_s[moving[0]:], xy[moving[0]:]
         t_still = float(t_s[moving[0] - 1]) if moving[0] > 0 else -np.inf  # last seen standing
-        u, n = follow_line(rest_xy, p, tol_mm=tol_mm)
+        u, n = follow_line(rest_xy, p, tol_mm=tol_mm, t_s=t)
         origin = rest_xy
     else:
         t_still = -np.inf
         if len(xy) == 0:
             return None
         t, p = t_s, xy
-        u, n = follow_line(None, p, tol_mm=tol_mm)
+        u, n = follow_line(None, p, tol_mm=tol_mm, t_s=t)
         if n < 2 or float(np.hypot(*(p[n - 1] - p[0]))) < move_mm:
             return _single(t_s, xy, line_mm, assumed_speed_mm_s)
         start = start_on_line(p[:n], u, line_mm, extent_mm)

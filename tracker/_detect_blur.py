@@ -72,10 +72,10 @@ def blur_blobs(
             stands out only by its rim and in speckles, which the opening would take apart
             (korona seed 1018 at 30 fps: a light man struck 660 mm to the NE pocket; carrom
             seed 1039 at 30 fps: a white out of the break into the NW pocket; neither seen on
-            his way). A blob so joined must
-            then stand alone: in a ring round it, at most `max_ring_busy` of the pixels may be
-            in `fg` (the outline and speckles of a pale hand, the board's colour, close into
-            blobs of a disc's size too, amid more of the same).
+            his way). A blob so joined must then stand alone: in a ring round it, at most
+            `max_ring_busy` of the pixels may be in `fg` (the outline and speckles of a pale
+            hand, the board's colour, close into blobs of a disc's size too, amid more of the
+            same).
 
     Examples:
         >>> fg = np.zeros((60, 60), np.uint8)  # a disc of radius 8 px smeared 14 px to the right

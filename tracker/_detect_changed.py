@@ -307,6 +307,8 @@ class ChangeDriven(DetectorCore):
         radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
         # (a smear is fainter than the disc: its colour is mixed with the surface's)
         far = above(self._planes.far[box], _BLUR_FAR)
+        if not cv2.countNonZero(cv2.bitwise_and(far, change[box])):
+            return found  # (nothing far enough from the surface where the picture moved: no blob)
         if self._planes.bare is not None:
             far = cv2.bitwise_and(far, self._off_bare_board(box))
         rim = geom.surface_rim[box]

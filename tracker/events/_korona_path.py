@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tracker._track_assign import point_segment_distance
 from tracker.events._korona_rays import fit_line, legs, path_points, ray_to_discs, ray_to_rail, unit
 
 __all__ = ["FirstContact", "find_first_contact"]
@@ -279,16 +280,8 @@ def _out_of_reach(t_s: np.ndarray, striker_xy: np.ndarray, reach_mm: float, befo
         members = before_mm[row & np.isfinite(before_mm[:, 0])]
         # (a striker deflected by the disc between two sightings passed off the step between them)
         bend = _BEND * np.hypot(*(b - a).T)
-        out[i] = (_segment_distance(members, a, b) - bend[None, :]).min() > reach_mm + _REACH_TOL_MM
+        out[i] = (point_segment_distance(members, a, b) - bend[:, None]).min() > reach_mm + _REACH_TOL_MM
     return out
-
-
-def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(P, S) distances from points `p` (P, 2) to the segments from `a` to `b` (S, 2 each)."""
-    ab = b - a
-    w = p[:, None, :] - a[None, :, :]
-    f = np.clip((w * ab[None]).sum(axis=2) / np.maximum((ab * ab).sum(axis=1), 1e-9)[None], 0.0, 1.0)
-    return np.asarray(np.hypot(*(w - f[..., None] * ab[None]).transpose(2, 0, 1)))
 
 
 def _last_leg(

@@ -531,13 +531,22 @@ def _hit_on_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarr
     touching distance (two coin radii and some) of its straight way on: something it may have hit
     and been turned aside by (in a pack broken at 30 fps, nearly always; a disc flying alone into a
     corner, never)."""
-    cols = np.flatnonzero((hist.t_s >= t_last - 1.5 * dt) & (hist.t_s <= t_last + gap + 1e-9))
-    obs = np.delete(hist.xy_mm[:, cols], row, axis=0).reshape(-1, 2)
-    obs = obs[np.isfinite(obs[:, 0])]
+    obs, _, _ = _others_seen(hist, row, t_last - 1.5 * dt, t_last + gap + 1e-9)
     if len(obs) == 0:
         return False
     d = point_segment_distance(obs, p_last[None], (p_last + v * gap)[None])
     return bool((d <= _HIT_REACH_MM).any())
+
+
+def _others_seen(hist: ShotHistory, row: int, t0_s: float, t1_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every sighting of the tracks other than `row` from `t0_s` to `t1_s`: centres (K, 2) mm,
+    times (K,) s and the tracks' rows (K,)."""
+    cols = np.flatnonzero((hist.t_s >= t0_s) & (hist.t_s <= t1_s))
+    xy = hist.xy_mm[:, cols]
+    seen = np.isfinite(xy[..., 0])
+    seen[row] = False
+    rows, k = np.nonzero(seen)
+    return xy[rows, k], hist.t_s[cols][k], rows
 
 
 def _disc_in_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, v: np.ndarray, gap: float,
@@ -550,15 +559,11 @@ def _disc_in_the_way(hist: ShotHistory, row: int, t_last: float, p_last: np.ndar
     seen (the disc that hit it, the pack it flew out of), nor one that came by after it had gone
     (carrom seed 1006 at 30 fps: a black flying off the N cushion out of the break passed 34 mm
     from a white going the other way, 3 mm clear)."""
-    cols = np.flatnonzero((hist.t_s >= t_last - 1e-9) & (hist.t_s <= t_last + gap + dt + 1e-9))
+    obs, t_obs, rows = _others_seen(hist, row, t_last - 1e-9, t_last + gap + dt + 1e-9)
     speed = float(np.hypot(*v))
-    if cols.size == 0 or speed <= 0.0:
+    if len(obs) == 0 or speed <= 0.0:
         return False
-    obs = np.delete(hist.xy_mm[:, cols], row, axis=0)  # (others, cols, 2)
-    t_obs = np.broadcast_to(hist.t_s[cols], obs.shape[:2])
-    reach = np.broadcast_to((np.delete(radius, row) + radius[row])[:, None], obs.shape[:2])
-    seen = np.isfinite(obs[..., 0])
-    obs, t_obs, reach = obs[seen], t_obs[seen], reach[seen]
+    reach = radius[rows] + radius[row]
     u = v / speed
     ahead = (obs - p_last) @ u
     came = t_obs <= t_last + np.maximum(ahead - reach, 0.0) / speed + dt + 1e-9

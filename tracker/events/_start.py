@@ -61,18 +61,19 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
     """Longest prefix of `xy` on one straight line (through `origin` if given), moving forwards.
 
     The line is refitted to the prefix at every step (least squares), and each next observation
-    must lie within `tol_mm` plus `blur_frac` of its step length per frame (fast discs are blurred,
-    their centres less certain; a step over frames it was not seen in is no more blurred) of it;
-    a single one off it between two on it (the origin counts as on it) is passed over (in the
-    prefix, not in the fit).
+    must lie within `tol_mm` plus `blur_frac` of its step length (fast discs are blurred, their
+    centres less certain) of it, a step over frames it was not seen in divided by the square root
+    of their count (a frame's step is no more blurred for the frames missed; the root leaves room
+    for the way's own wandering over the gap); a single one off it between two on it (the origin
+    counts as on it) is passed over (in the prefix, not in the fit).
 
     Args:
         origin: (2,) a known point of the line (where the disc stood), or None, board mm.
         xy: (n, 2) observations in time order (n >= 1), board mm.
         tol_mm: distance from the line that noise explains, mm.
         blur_frac: extra tolerance per mm of step in a frame.
-        t_s: (n,) the observations' times, s, if known (a step over a gap is counted per frame, the
-            frame being the shortest step in time; unknown: every step is a frame's).
+        t_s: (n,) the observations' times, s, if known (the frame being the shortest step in time;
+            unknown: every step is a frame's).
 
     Returns:
         (unit direction of the line fitted through the prefix, prefix length).
@@ -107,13 +108,12 @@ def follow_line(origin: np.ndarray | None, xy: np.ndarray, *, tol_mm: float,
             c = pts.mean(axis=0)
         along = (pts - c) @ u
         span = float(along.max() - along.min())
-        if not _on_line(xy[n], xy[kept[-1]], c, u, len(pts), span, tol_mm,
-                        blur_frac / np.sqrt(max(float(frames[n] - frames[kept[-1]]), 1.0))):
+        if not _on_line(xy[n], xy[kept[-1]], c, u, len(pts), span, tol_mm, blur_frac, frames[n] - frames[kept[-1]]):
             # one sighting off the line between two on it is a misreading (a shadow, a print the disc
             # crossed: carrom seed 1032 at 120 fps, 7.5 mm off, the run cut short before its contact)
             if (n + 1 < len(xy) and kept[-1] == n - 1
-                    and _on_line(xy[n + 1], xy[n - 1], c, u, len(pts), span, tol_mm,
-                                 blur_frac / np.sqrt(max(float(frames[n + 1] - frames[n - 1]), 1.0)))):
+                    and _on_line(xy[n + 1], xy[n - 1], c, u, len(pts), span, tol_mm, blur_frac,
+                                 frames[n + 1] - frames[n - 1])):
                 n += 1
                 continue
             break
@@ -149,9 +149,11 @@ def _frames_between(t_s: np.ndarray | None, n: int) -> np.ndarray:
 
 
 def _on_line(p: np.ndarray, prev: np.ndarray, c: np.ndarray, u: np.ndarray, n_pts: int, span: float,
-             tol_mm: float, blur_frac: float) -> bool:
+             tol_mm: float, blur_frac: float, frames: float) -> bool:
     """Whether observation `p` (2,) goes on along the line through `c` (2,) in direction `u` (2,),
-    fitted to `n_pts` points spanning `span` mm, from the last one on it, `prev` (2,)."""
+    fitted to `n_pts` points spanning `span` mm, from the last one on it, `prev` (2,), `frames`
+    frames before (see `follow_line` for the blur allowed)."""
+    blur_frac /= np.sqrt(max(float(frames), 1.0))
     d, step = p - c, p - prev
     perp = abs(float(d[0] * u[1] - d[1] * u[0]))
     # a direction fitted to few points over a short span is uncertain (least squares: angle error

@@ -148,27 +148,30 @@ class Tracker:
         z = dets.xy_board.astype(np.float64)
         track_of_det = np.full(len(dets), -1, np.intp)
         # a disc found only as the blur of its motion: its kind is a guess (a fast white's smear is as
-        # wide as the striker), so it neither pays for nor votes on a kind, nor starts a track
-        guessed = None if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
+        # wide as the striker), so it neither pays for nor votes on a kind; a blur as wide as the
+        # striker is a misread too, and starts no track. A coin's blur in no track's reach starts a
+        # tentative one (korona seed 1045 at 30 fps: a light man knocked out of the N row along the
+        # rail into the NW pocket, seen only as a blur on his way, was never followed), unless it
+        # is the streak a disc seen now left behind it (see `_spawn`)
+        blurred = np.zeros(len(dets), bool) if dets.flags is None else (dets.flags & FrameDetections.FLAG_BLURRED) != 0
+        misread = blurred & (dets.kind == _STRIKER)
         # ... so is a striker seen far from the striker followed until now (there is one striker), and
         # a coin where the moving striker followed until now is going, with no disc of its own there
         r_s, sure = float(self.radius_mm[_STRIKER]), self.config.kind_confidence
-        for misread in (
-            misread_strikers(st, z, dets.kind, t, radius_mm=r_s, confidence=sure),
-            misread_coins(st, z, dets.kind, t, radius_mm=r_s, reach_mm=r_s + float(self.radius_mm[:_STRIKER].max()),
-                          confidence=sure, min_speed_mm_s=_MOVING_MM_S),
-        ):
-            if misread is not None:
-                guessed = misread if guessed is None else guessed | misread
         # ... and a striker where a man stands (his size misread): his track may take it up again
         men = misread_men(st, z, dets.kind, t, reach_mm=_MISREAD_MAN_REACH * float(self.radius_mm[:_STRIKER].min()),
                           radius_mm=r_s, confidence=sure, still_mm_s=_MOVING_MM_S)
-        on_men = None
-        if men is not None:
-            guessed = men[0] if guessed is None else guessed | men[0]
-            on_men = men[1]
-        if guessed is not None and not guessed.any():
-            guessed = None
+        on_men = None if men is None else men[1]
+        for m in (
+            misread_strikers(st, z, dets.kind, t, radius_mm=r_s, confidence=sure),
+            misread_coins(st, z, dets.kind, t, radius_mm=r_s, reach_mm=r_s + float(self.radius_mm[:_STRIKER].max()),
+                          confidence=sure, min_speed_mm_s=_MOVING_MM_S),
+            None if men is None else men[0],
+        ):
+            if m is not None:
+                misread |= m
+        either = blurred | misread
+        guessed = either if either.any() else None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
         rows, cols = self._continue(st, z, dets.kind, t, dets.score, guessed)
         track_of_det[cols] = rows
@@ -177,7 +180,7 @@ class Tracker:
         track_of_det[cols2] = rows2
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
         st = self._observe(st, z, dets, t, track_of_det, guessed)
-        st, track_of_det = self._spawn(st, z, dets, t, track_of_det, guessed)
+        st, track_of_det = self._spawn(st, z, dets, t, track_of_det, misread, blurred)
         det_ids = np.where(track_of_det >= 0, st.ids[np.maximum(track_of_det, 0)] if len(st) else -1, -1)
         st = self._prune(st)
         self._state, self._t_prev = st, t
@@ -496,14 +499,25 @@ class Tracker:
         st.confirmed |= st.hits >= cfg.confirm_hits
         return st
 
-    def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
-               track_of_det: np.ndarray, guessed: np.ndarray | None) -> tuple[TrackArrays, np.ndarray]:
-        free = ((track_of_det < 0) if guessed is None else (track_of_det < 0) & ~guessed).nonzero()[0]
-        if free.size and len(st):
+    def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float, track_of_det: np.ndarray,
+               misread: np.ndarray | None, blurred: np.ndarray) -> tuple[TrackArrays, np.ndarray]:
+        """Tentative tracks for the detections no track took, but the `misread` ones ((N,) bool or None)
+        and those `blurred` ((N,) bool) on a disc's last step."""
+        free = ((track_of_det < 0) if misread is None else (track_of_det < 0) & ~misread).nonzero()[0]
+        live = st.missed == 0
+        if free.size and live.any():
             # a second detection of a disc that is already tracked (blur, double ring) is not a new disc
-            near = point_distance(st.xy[st.missed == 0], z[free])
             r_min = self.radius_mm.min()
-            free = free[(near >= r_min).all(axis=1)] if near.shape[1] else free
+            keep = (point_distance(st.xy[live], z[free]) >= r_min).all(axis=1)
+            # ... nor is a blur on the step a disc seen now has just taken: the streak it left behind
+            # (korona seed 1033 at 30 fps: the striker's streak, read as a white's, followed to the S
+            # rail and called off over it)
+            streak = blurred[free]
+            if streak.any():
+                prev = st.hist[live, (self._head - 1) % self.config.history]
+                prev = np.where(np.isfinite(prev), prev, st.xy[live])
+                keep[streak] &= (point_segment_distance(z[free[streak]], prev, st.xy[live]) >= r_min).all(axis=0)
+            free = free[keep]
         n = free.size
         if n == 0:
             return st, track_of_det

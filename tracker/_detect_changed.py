@@ -305,11 +305,13 @@ class ChangeDriven(DetectorCore):
         if self._hands.any():
             exclude[self._hands[box]] = 255
         radii = (geom.man_r * scale, max(geom.man_r, geom.striker_r) * scale)
-        # (a smear is fainter than the disc: its colour is mixed with the surface's)
-        far = above(self._planes.far[box], _BLUR_FAR)
+        # (a smear is fainter than the disc: its colour is mixed with the surface's; light men of
+        # the board's own colour are hardly far from it, but off the bare board under them)
+        camo = self.equipment.light_like_surface and self._planes.bare is not None
+        far = self._off_bare_board(box) if camo else above(self._planes.far[box], _BLUR_FAR)
         if not cv2.countNonZero(cv2.bitwise_and(far, change[box])):
             return found  # (nothing far enough from the surface where the picture moved: no blob)
-        if self._planes.bare is not None:
+        if self._planes.bare is not None and not camo:
             far = cv2.bitwise_and(far, self._off_bare_board(box))
         rim = geom.surface_rim[box]
         edge = self._reached_over(board_bgr, box, rim) if cv2.countNonZero(cv2.bitwise_and(far, rim)) else rim

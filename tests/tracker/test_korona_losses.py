@@ -140,6 +140,11 @@ HIST_CASES = [
     # its neighbour driven along the rail towards the NE pocket: it went along, into that pocket
     ({1: _rest((300.0, Y_N), 5) + NONE8, 2: _rest((325.0, Y_N), 5) + _moving((375.0, Y_N), (1500.0, 0.0), 2)},
      W, Loss("NE", None, T_ALONG)),
+    # ... but one knocked off the rail aslant (36 degrees) as the other ran it square into the rail:
+    # over the rail (korona seed 1040 at 60 fps: a dark man taken for pushed into the SW pocket)
+    ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _running_in((10.0, Y_N)),
+      3: _rest((-15.0, Y_N), 5) + _moving((-75.0, Y_N + 43.0), (-1800.0, 1300.0), 2)},
+     W, Loss(None, "N", T_HALF)),
     # the striker seen moving once after a stroke from rest, towards the W rail: over it
     ({1: _rest((-150.0, 400.0), 5) + [(-170.0, 390.0)] + NONE8}, S, Loss(None, "W", T_STRIKER)),
     # a man seen moving once after a hit from rest, followed on at the assumed 2200 mm/s: square
@@ -151,7 +156,7 @@ HIST_CASES = [
 ]
 HIST_IDS = [
     "rail-from-rest", "run-into-slowly", "row-pushed-along", "nothing-near", "taken-up", "pocket-mouth",
-    "not-at-a-rail", "driven-along", "striker-once", "man-once-square-on", "man-once-aslant",
+    "not-at-a-rail", "driven-along", "knocked-aside", "striker-once", "man-once-square-on", "man-once-aslant",
 ]
 
 

@@ -37,7 +37,8 @@ _ASSUMED_MM_S = {False: 2200.0, True: 3000.0}
 _FOLLOW_S = 0.3  # how far such a disc is followed on, s
 _GAP_FRAMES = 8.0  # a disc is followed over at most this many frames unseen
 _TAKEN_UP_FRAMES = 4.0  # a track taking a lost disc up appears within this many frames
-_ALONG_MM_S = 800.0  # a neighbour this fast along the rail was driven along it, end on
+_ALONG_MM_S = 800.0  # a neighbour this fast along the rail was driven along it, end on ...
+_ALONG_COS = 0.9  # ... going within 25 degrees of the rail's line
 _HIT_GAIN = 1.4  # a disc's speed over the striker's normal speed after a hit (masses 4 g and 12 g)
 _AT_END_S = 0.3  # a track seen this close to the shot's end is still on the board
 _POCKET_NEAR_MM = 60.0  # a disc last seen this close to a pocket's centre may have gone in
@@ -328,7 +329,11 @@ def _pushed_along(hist: ShotHistory, row: int, k0: int, radius_mm: float, board:
         if seen.size == 0:
             continue
         step = hist.xy_mm[n, seen[0]] - was[n]
-        if abs(float(step[axis])) > _REST_STEP_MM:
+        # (along the rail, not knocked off it aslant: korona seed 1040 at 60 fps, the striker ran a
+        # dark man square into the S rail and over it, then glanced off his neighbour, who flew off
+        # the rail at 35 degrees; the man was taken for pushed along the rail into the SW pocket)
+        went = hist.xy_mm[n, seen[-1]] - was[n]
+        if abs(float(step[axis])) > _REST_STEP_MM and abs(float(went[axis])) >= _ALONG_COS * float(np.hypot(*went)):
             # its speed: the fastest of its steps (the first one may start from rest)
             path = np.concatenate([[was[n, axis]], hist.xy_mm[n, seen, axis]])
             times = np.concatenate([[t0], hist.t_s[seen]])

@@ -224,7 +224,8 @@ def test_the_streak_behind_a_moving_disc_starts_no_track() -> None:
     for k, (x, y) in enumerate(path[3:], start=3):
         streak, aside = (x - 24.0, y - 20.0), (x + 100.0, y - 150.0)
         d = _dets([(x, y), streak, aside], [3, 0, 0], k / 30)
-        tracks = tr.update(replace(d, flags=np.array([0, blur, blur], np.uint8), score=np.array([0.9, 0.3, 0.3], np.float32)))
+        flags, score = np.array([0, blur, blur], np.uint8), np.array([0.9, 0.3, 0.3], np.float32)
+        tracks = tr.update(replace(d, flags=flags, score=score))
     ids = tracks.det_track_id.tolist()
     assert ids[0] == 1 and ids[1] < 0 and ids[2] >= 0, ids
     assert 1 in tracks.ids.tolist() and len(tracks.ids) == 2, tracks.ids

@@ -17,11 +17,12 @@ from calibration.model import BoardCalibration
 from calibration.rectify import BoardMaps, build_board_maps
 from tracker._detect_bg import BackgroundModel
 from tracker._detect_board import BoardGeometry, build_geometry, near_marking, surface_lab_from
-from tracker._detect_change import ReuseState, unexplained
+from tracker._detect_change import ReuseState, merge_found, unexplained
 from tracker._detect_mosaic import Mosaic
 from tracker._detect_printed import face_relief
 from tracker._detect_refine import RefineResult, refine_discs
 from tracker._detect_region import Box, StillPlanes, bounding, box_rect, in_mask, near_mask
+from tracker._detect_rows import along_rail, clear_of, next_in_row
 from tracker._detect_steps import (
     above,
     busy_mask,
@@ -54,6 +55,9 @@ _ROW_GAP = (1.7, 2.5)
 _FLANK_GAP = (1.8, 2.25)
 # ... and their fitted radii are within this share of a man's
 _ROW_SIZE = 0.3
+# a man whose edge is this close to a rail lies against it (a row's next man is looked for beside him)
+_ROW_AT_RAIL_MM = 5.0
+_ROW_STARTS_MM = (-2.0, 0.0, 2.0)  # ... from these offsets along the rail
 # the fitted radius less this times the outline's second harmonic is a blurred disc's radius
 _UNBLUR = 1.5
 # a disc's face differs from ray to ray by at most this (`RefineResult.asymmetry`, Lab units:
@@ -150,7 +154,7 @@ class DetectorCore:
             self._hands = self._reaching_in(planes, whole=boxes is None)
         # (over the whole board a man may be held to his size; the change-driven boxes hold discs
         # in motion, blurred out of round, and the hands that move them)
-        return self._finish(
+        found = self._finish(
             frame_bgr,
             board_bgr,
             planes.lab,
@@ -163,6 +167,60 @@ class DetectorCore:
             hands=self._hands,
             hold=boxes is None,
         )
+        if boxes is None and self.board.rows_at_rails and self.config.complete_rows:
+            found = self._complete_rows(frame_bgr, app, found)
+        return found
+
+    def _complete_rows(self, frame_bgr: np.ndarray, app: Appearance, found: Found) -> Found:
+        """`found` over the whole board and the men of the rows against the rails it missed (see
+        `tracker._detect_rows`): beside each man found against a rail, the next man of his row is
+        looked for where he would touch him, a fit held to a man's size from there; one with an
+        outline on `row_next_support` of the rays in 5 octants, that stayed put, is a man of the
+        row, and looks for the next. (Not in the change-driven boxes: there, men in a row come and
+        go under hands and in the wake of discs, and a row's next man found now and then was taken
+        for motion; measured on the korona suite.)"""
+        geom, cfg = self.geom, self.config
+        is_man = found.nominal == geom.man_r
+        men, men_kind = found.xy_mm[is_man], found.kind[is_man]
+        taken_xy, taken_r = found.xy_mm, found.nominal
+        new: list[Found] = []
+        for _ in range(self.equipment.men_per_colour):  # (a row is at most one player's set)
+            xy0, beside = next_in_row(men, geom.man_r, geom.half_mm, taken_xy, taken_r, at_rail_mm=_ROW_AT_RAIL_MM)
+            look = ~geom.near_pocket(xy0)
+            if self._hands.any():
+                look &= ~in_mask(xy0, self._hands, self.maps)
+            xy0, beside = xy0[look], beside[look]
+            if len(xy0) == 0:
+                break
+            # (from the place and a little either side of it along the rail: the neighbour's own
+            # centre is a millimetre or two out, and a fit held to a man's size hardly moves)
+            starts = along_rail(xy0, _ROW_STARTS_MM)
+            r0 = np.full(len(starts), geom.man_r)
+            fits = refine_discs(frame_bgr, self.maps, starts, r0, min_rise=cfg.min_rise, min_support=cfg.min_support,
+                                hole_mm=self._hole_radius(r0), screen=False, hold=np.ones(len(r0), bool))
+            best = fits.support.reshape(len(xy0), -1).argmax(axis=1) + np.arange(len(xy0)) * len(_ROW_STARTS_MM)
+            ref = fits.select(best)
+            kind, nominal = self._classify(app, ref.radius_mm, ref.face_lab)
+            # (a man of the kind of the one he is beside: a row is one player's set, and beyond a
+            # dark row's end the cushion's edge and the grain read as a light man)
+            ok = (nominal == geom.man_r) & (kind == men_kind[beside])
+            ok &= np.abs(ref.radius_mm - nominal) < _ROW_SIZE * nominal
+            ok &= (ref.support >= cfg.row_next_support) & (ref.coverage >= 5)
+            ok &= np.hypot(*(ref.xy_mm - xy0).T) <= 0.5 * geom.man_r
+            ok &= clear_of(ref.xy_mm, geom.man_r, taken_xy, taken_r)  # (not drawn onto a neighbour)
+            # (a light man of the board's colour shows his rim: beyond a row's end, the last man's
+            # rim, the cushion's edge and the grain read as one more of the board's colour)
+            ok &= (kind != DiscKind.WHITE) | (ref.rim >= cfg.camo_min_rim)
+            if not ok.any():
+                break
+            k = int(ok.sum())
+            new.append(Found(ref.xy_mm[ok], ref.radius_mm[ok], nominal[ok], kind[ok], ref.score()[ok], found.occlusion,
+                             np.ones(k, bool)))
+            men, men_kind = ref.xy_mm[ok], kind[ok]
+            taken_xy, taken_r = np.concatenate([taken_xy, men]), np.concatenate([taken_r, nominal[ok]])
+        for more in new:
+            found = merge_found(found, more, found.occlusion)
+        return found
 
     def _update_planes(self, board_bgr: np.ndarray, parts: list[Box]) -> Appearance:
         """Bring the still path's planes up to date in `parts` of the board image (the Lab image
@@ -352,7 +410,7 @@ class DetectorCore:
         row_men &= (kind != DiscKind.QUEEN) & (np.abs(ref.radius_mm - nominal) < _ROW_SIZE * nominal)
         in_row = self._in_row(ref, kind, row_men, known=not hold)
         size_ok |= in_row
-        score = ref.support * np.clip(ref.contrast / 20.0, 0.3, 1.0) * size_ok
+        score = ref.score() * size_ok
         # 5. clean up
         # (a candidate where the background was only filled in may be a printed mark: strict)
         lax = video & ~ref.tag
@@ -362,7 +420,7 @@ class DetectorCore:
         min_support = np.where(ringed, np.minimum(min_support, cfg.ringed_min_support), min_support)
         min_score = np.where(ringed, cfg.ringed_min_score, cfg.min_score)
         surface_coloured = lab_dist(ref.face_lab, app.surface_lab) < _PLAIN_LAB
-        camouflaged = self._camouflaged(ref, surface_coloured & (kind == DiscKind.WHITE) & size_ok)
+        camouflaged = self._camouflaged(ref, (kind == DiscKind.WHITE) & size_ok)
         camouflaged |= in_row
         keep = ((ref.support >= min_support) & (score >= min_score) | camouflaged) & geom.inside(ref.xy_mm, nominal)
         # an outline all round (two parallel printed lines one diameter apart only give two arcs)
@@ -476,11 +534,14 @@ class DetectorCore:
         return out
 
     def _camouflaged(self, ref: RefineResult, candidate: np.ndarray) -> np.ndarray:
-        """(N,) bool: white coins of a man's size with a face of the surface's colour (`candidate`)
-        kept on their outline and rim alone. Only with a set whose light discs are the board's
-        colour (korona's): little contrast and only a rim a shade darker than the face, but an
-        outline and that rim nearly all round; elsewhere the surface's colour in a ring is rather
-        print or grain. Not where the print draws an outline (two lines one diameter apart)."""
+        """(N,) bool: white coins of a man's size (`candidate`) kept on their outline and rim
+        alone. Only with a set whose light discs are the board's colour (korona's): little
+        contrast and only a rim a shade darker than the face, but an outline and that rim nearly
+        all round; elsewhere the surface's colour in a ring is rather print or grain. Whatever the
+        face's colour: in some light such a man looks a shade darker than the board, no longer of
+        its colour, and his contrast is as low (korona seed 1037 at 60 fps: a light man at rest in
+        the open, his outline in all eight octants, never found, the white the striker hit first
+        unknown). Not where the print draws an outline (two lines one diameter apart)."""
         cfg = self.config
         if not self.equipment.light_like_surface:
             return np.zeros(len(candidate), bool)

@@ -149,7 +149,7 @@ def follow_discs(
     d = np.linalg.norm(fit.xy_mm[:, None, :] - xy_all[None], axis=2)
     d[np.arange(len(sel)), sel] = np.inf
     good &= (d >= _MIN_SPACING * geom.man_r).all(axis=1)
-    score = fit.support * np.clip(fit.contrast / 20.0, 0.3, 1.0)
+    score = fit.score()
     k = np.nonzero(good)[0]
     reach_px = (float(np.max(r[k], initial=0.0)) + _MARGIN_MM) * maps.px_per_mm + grow_px
     explained = stamp_discs(geom.shape, maps.to_px(np.concatenate([last.xy_mm[sel[k]], fit.xy_mm[k]])), reach_px)

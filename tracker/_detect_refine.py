@@ -146,6 +146,11 @@ class Outline:
     stretch: np.ndarray
     moved: np.ndarray
 
+    def score(self) -> np.ndarray:
+        """(N,) how sure each fit is: its support, scaled down where its edges rise by less than
+        20 Lab units (to at most 0.3 of it)."""
+        return np.asarray(self.support * np.clip(self.contrast / 20.0, 0.3, 1.0))
+
 
 @dataclass(frozen=True, slots=True)
 class RefineResult(Outline):
@@ -177,6 +182,10 @@ class RefineResult(Outline):
     groove: np.ndarray
     asymmetry: np.ndarray
     tag: np.ndarray
+
+    def select(self, idx: np.ndarray) -> RefineResult:
+        """The candidates at `idx` ((K,) indices or (N,) bool)."""
+        return RefineResult(**{f.name: getattr(self, f.name)[idx] for f in fields(self)})
 
 
 def _sample_rays(

@@ -80,6 +80,11 @@ class DetectorConfig:
             (`BoardSpec.rows_at_rails`: korona), a man in such a row needs only an outline on
             this fraction of the rays in 5 octants, with men of his kind so found beside him,
             three or more in a row.
+        row_next_support: ... and beside a man found in such a row, where the next man of the row
+            would touch him, a man needs an outline on this fraction of the rays in 5 octants.
+        complete_rows: look for the next man of each such row over the whole board (a still:
+            `boardtrack detect`); a live match's detector does not (`tracker.pipeline.
+            default_detector_config`).
         bg_min_diff: lowest foreground threshold (half the summed BGR difference).
         bg_alpha: running-average rate of the background.
         bg_update_every: update the background every this many frames.
@@ -135,6 +140,8 @@ class DetectorConfig:
     camo_min_support: float = 0.55
     camo_min_rim: float = 0.6
     row_min_support: float = 0.33
+    row_next_support: float = 0.55
+    complete_rows: bool = True
     bg_min_diff: float = 14.0
     bg_alpha: float = 0.05
     bg_update_every: int = 4

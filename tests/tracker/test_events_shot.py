@@ -210,18 +210,17 @@ def test_break_tie_by_departure(s_gap_mm: float, first_moves: int, expect: int) 
     ("striker_path", "gone"),
     [([(-239.8, 207.8), (np.nan, np.nan), (-323.1, -40.5)], "W"),   # runs into it towards the W cushion
      ([(-339.0, 280.0), (np.nan, np.nan), (-339.0, 82.0)], None),    # comes along the cushion up to it
-     ([(-100.0, 207.8), (np.nan, np.nan), (-150.0, -40.5)], None)],  # passes far from it
-    ids=["knocked-off", "pushed-along", "not-touched"],
+     ([(-100.0, 207.8), (np.nan, np.nan), (-150.0, -40.5)], None),   # passes far from it
+     ([(-303.0, 47.8), (np.nan, np.nan), (-200.0, 47.8)], None)],    # sets off from beside it, away
+    ids=["knocked-off", "pushed-along", "not-touched", "set-off-beside-it"],
 )
 def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None, first_step: bool) -> None:
     """Issue 4 (seed 1027 at 30 fps): a coin resting 15 mm from the W cushion is hit by the striker
     and leaves the board within the frame, never seen moving; the striker's path says it went. Seed
     3001 at 60 fps: one hit just before a frame was seen a few mm on its way, too slow by that step
-    to leave; its first step says no more than that it was hit then."""
-    from tracker.events._shot import ShotTuning
-    from tracker.events._shot_context import ShotContext
-    from tracker.events._shot_losses import find_losses
-
+    to leave; its first step says no more than that it was hit then. Korona seed 1049 at 60 fps: the
+    finger that flicked the striker, read as a disc behind it by the rail, was "knocked off" by the
+    striker setting off away from it."""
     t = 7.4 + np.arange(6) / 30.0
     xy = np.full((2, 6, 2), np.nan)
     xy[0, :3] = (-339.9, 47.8)  # the coin, at rest, then gone
@@ -229,14 +228,56 @@ def test_disc_knocked_off_from_rest(striker_path: list, gone: str | None, first_
         xy[0, 2] = (-345.9, 39.8)
     xy[1, 1:4] = striker_path
     xy[1, 4:] = xy[1, 3] + (-5.0, -60.0)
-    hist = ShotHistory(np.array([16, 21], np.int32), t, np.arange(6), xy)
-    ctx = ShotContext(game="carrom", number=2, board=BOARD, equipment=EQUIP, kind_of={16: 0, 21: 3},
-                      kind_share={16: 1.0, 21: 1.0}, anchors={16: (-339.9, 47.8)}, striker_rest=None,
-                      hidden=frozenset(), t_trigger_s=7.4, frame_dt_s=1 / 30, placement_line_mm=252.6,
-                      placement_extent_mm=235.0)
-    losses = find_losses(hist, ctx, np.array([0, 3], np.int8), np.array([15.5, 20.5]), np.array([True, False]),
-                         float(t[-1]), ShotTuning())
+    losses = _two_track_losses(t, xy, (0, 3), t_trigger_s=7.4, anchor=(-339.9, 47.8))
     assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+
+
+@pytest.mark.parametrize(("step_mm", "gone"), [((0.0, -14.0), None), ((14.0, 0.0), None), ((0.0, 0.0), "W")],
+                         ids=["slid-along", "struck-away", "stood-still"])
+def test_disc_seen_moving_not_into_the_cushion_was_not_knocked_off(step_mm: tuple[float, float],
+                                                                    gone: str | None) -> None:
+    """Issue #7 (korona seed 1045 at 30 fps): a man lying against a rail, struck as the striker ran
+    into him, was seen a frame later slid 14 mm along it, then lost (on his way along the rail to a
+    pocket): he was not knocked over the rail; nor was one seen struck away from it (seed 1043 at 60
+    fps). One seen still where he lay was."""
+    t = 7.4 + np.arange(6) / 30.0
+    xy = np.full((2, 6, 2), np.nan)
+    xy[0, :4] = (-339.9, 47.8)  # the coin, at rest by the W cushion ...
+    xy[0, 3:4] += step_mm  # ... seen once more (moved, or not), then gone
+    xy[1, 1:4] = [(-239.8, 207.8), (np.nan, np.nan), (-323.1, -40.5)]  # the striker runs into it
+    xy[1, 4:] = xy[1, 3] + (-5.0, -60.0)
+    losses = _two_track_losses(t, xy, (0, 3), t_trigger_s=7.4, anchor=(-339.9, 47.8))
+    assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+
+
+@pytest.mark.parametrize(("there_at", "gone"), [((2, 12), None), ((11, 12), "W")], ids=["long-before", "just-before"])
+def test_disc_not_seen_standing_by_the_cushion_was_not_knocked_off(there_at: tuple[int, int], gone: str | None) -> None:
+    """Issue #7 (korona seed 1042 at 30 fps): a hand's edge by the rail, read as a disc there twice
+    1.7 s apart (and twice elsewhere before), was "knocked off" as the striker went by. A disc
+    knocked off from rest was seen standing there twice just before."""
+    t = 7.0 + np.arange(16) / 30.0
+    xy = np.full((2, 16, 2), np.nan)
+    xy[0, :2] = (-300.0, 60.0)
+    xy[0, list(there_at)] = (-339.9, 47.8)
+    xy[1, 11:14] = [(-239.8, 207.8), (np.nan, np.nan), (-323.1, -40.5)]  # the striker runs into it
+    xy[1, 14:] = xy[1, 13] + (-5.0, -60.0)
+    losses = _two_track_losses(t, xy, (0, 3), t_trigger_s=7.0, anchor=(-339.9, 47.8))
+    assert [loss.side for _, loss in losses] == ([gone] if gone else [])
+
+
+@pytest.mark.parametrize(("aside_mm", "lost"), [(0.0, False), (45.0, True)], ids=["in-its-wake", "beside-it"])
+def test_a_pair_of_sightings_where_the_striker_just_was_is_its_trail(aside_mm: float, lost: bool) -> None:
+    """Issue #7 (korona seed 1026 at 120 fps): a "white" seen in two frames running, each time where
+    the striker had been a frame before, was called off the board at 4.5 m/s. Sightings on the
+    step the striker had just taken are its trail; the same pair beside its path is a disc."""
+    t = 7.0 + np.arange(8) / 120.0
+    xy = np.full((2, 8, 2), np.nan)
+    # the striker, 3 m/s to the E cushion and off it (1026's path, 88 mm further in: the carrom board)
+    xy[1, :7] = [(277.0, 340.0), (299.0, 321.0), (321.0, 304.0), (343.0, 287.0), (334.0, 269.0),
+                 (322.0, 251.0), (310.0, 233.0)]
+    xy[0, 3:5] = [(311.0, 313.0 + aside_mm), (348.0, 301.0 + aside_mm)]  # where it had just been (or beside it)
+    losses = _two_track_losses(t, xy, (0, 3), 120.0, t_trigger_s=6.9, anchor=(-339.9, 47.8))
+    assert len(losses) == lost, losses  # (beside it, a disc fast into the NE corner: pocketed)
 
 
 @pytest.mark.parametrize("knuckle_since_s", [0.9, 0.0], ids=["knuckle-seen-briefly", "coin-there-all-along"])
@@ -406,16 +447,18 @@ def test_disc_lost_as_it_bounces_off_a_cushion_and_picked_up_again(frames_lost: 
     assert [loss.side is not None for _, loss in losses] == ([True] if off else [])
 
 
-def _two_track_losses(t: np.ndarray, xy: np.ndarray, kinds: tuple[int, int], fps: float = 30.0) -> list:
-    """`find_losses` for track 0 of two (ids 2 and 24) seen at `xy` (2, K, 2) mm (NaN: not seen)."""
+def _two_track_losses(t: np.ndarray, xy: np.ndarray, kinds: tuple[int, int], fps: float = 30.0, *,
+                      t_trigger_s: float = 0.9, anchor: tuple[float, float] = (0.0, -30.0)) -> list:
+    """`find_losses` for track 0 of two (ids 2 and 24) seen at `xy` (2, K, 2) mm (NaN: not seen),
+    the shot set off at `t_trigger_s`, track 0 standing at `anchor` when it began."""
     from tracker.events._shot import ShotTuning
     from tracker.events._shot_context import ShotContext
     from tracker.events._shot_losses import find_losses
 
     hist = ShotHistory(np.array([2, 24], np.int32), t, np.arange(len(t)), xy)
     ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={2: kinds[0], 24: kinds[1]},
-                      kind_share={2: 1.0, 24: 1.0}, anchors={2: (0.0, -30.0)}, striker_rest=None,
-                      hidden=frozenset(), t_trigger_s=0.9, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      kind_share={2: 1.0, 24: 1.0}, anchors={2: anchor}, striker_rest=None,
+                      hidden=frozenset(), t_trigger_s=t_trigger_s, frame_dt_s=1 / fps, placement_line_mm=252.6,
                       placement_extent_mm=235.0)
     radius = np.array([EQUIP.radius_mm(DiscKind(k)) for k in kinds])
     return find_losses(hist, ctx, np.array(kinds, np.int8), radius, np.array([True, False]), float(t[-1]),

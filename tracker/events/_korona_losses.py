@@ -106,8 +106,10 @@ def korona_loss(loss: Loss | None, hist: ShotHistory, row: int, kinds: np.ndarra
             return None
         # (over a cushion only when it meets it about square on: at that speed one it meets aslant
         # bounces off, and a pale man on a pale board is lost from sight on its way back)
-        return classify_loss(p[-1], v_step / max(float(np.hypot(*v_step)), 1e-9) * speed, float(t[-1]), r,
-                             board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0, min_off_speed_mm_s=_OFF_SPEED_MM_S)
+        out = classify_loss(p[-1], v_step / max(float(np.hypot(*v_step)), 1e-9) * speed, float(t[-1]), r,
+                            board, horizon_s=_FOLLOW_S, pocket_reach_mm=0.0, min_off_speed_mm_s=_OFF_SPEED_MM_S)
+        # (the striker seen again later, under another track, stayed on the board: seed 1042 at 30 fps)
+        return None if out is not None and striker and _striker_seen_after(hist, row, kinds, out.t_s) else out
     if v_mm_s is None:  # seen moving, but not in two frames running: the last step's velocity
         return classify_loss(p[-1], v_step, float(t[-1]), r, board, horizon_s=_HORIZON_FRAMES * frame_dt_s,
                              pocket_reach_mm=_POCKET_REACH_MM, min_off_speed_mm_s=_OFF_SPEED_MM_S)
@@ -363,9 +365,12 @@ def _taken_up(hist: ShotHistory, row: int, kinds: np.ndarray, frame_dt_s: float)
     # into a pocket is seen only a few times)
     cand = ~seen[:, before].any(axis=1) & seen[:, after].any(axis=1) & same & (seen.sum(axis=1) >= 2)
     cand[row] = False
-    # the other discs lost about then (last seen within a frame and a half, never again)
+    # the other discs lost about then (last seen within a frame and a half, never again), seen by
+    # then (one seen first just after is rather this disc going on, seen once: seed 1033 at 30 fps,
+    # a black struck off the S rail across the board, seen once 117 mm on, then taken up)
     near_t = np.abs(hist.t_s[last] - t0) <= 1.5 * frame_dt_s + 1e-9
-    rivals = np.flatnonzero(near_t & (last < seen.shape[1] - 1) & same & seen.any(axis=1))
+    by_then = hist.t_s[np.argmax(seen, axis=1)] <= t0 + 1e-9
+    rivals = np.flatnonzero(near_t & by_then & (last < seen.shape[1] - 1) & same & seen.any(axis=1))
     rivals = rivals[rivals != row]
     for other in np.flatnonzero(cand):  # the few tracks born or revived just then
         k = int(np.flatnonzero(after & seen[other])[0])

@@ -66,6 +66,8 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             continue
         if _cue(t, p, run, dt, pair=pair):
             continue  # the cue (or the flicking finger) drawn back from the stroke (issue #7, korona seed 1007)
+        if pair and _in_wake(hist, cols, p, kinds == DiscKind.STRIKER, ctx.equipment.striker_diameter_mm / 2):
+            continue  # where the striker just was, twice: the trail it left (issue #7, korona seed 1026)
         few = len(cols) <= _FLICKER_MAX_OBS
         # seen only on base circles' centres, a few times or now and then: the printed circles read as a
         # disc (carrom seed 2008 at 120 fps: once on each of the two by the SE corner, a frame apart, a
@@ -276,6 +278,21 @@ def _cue(t: np.ndarray, p: np.ndarray, run: StrikerRun | None, dt: float, *, pai
     return d_a - d_b >= _CUE_CAME_MM and d_b <= _WITHDRAWN_REACH_MM
 
 
+def _in_wake(hist: ShotHistory, cols: np.ndarray, p: np.ndarray, striker: np.ndarray, striker_r_mm: float) -> bool:
+    """Whether every sighting of a track (columns `cols` (K,), centres `p` (K, 2) mm) lies on the
+    step the striker (`striker` (M,) bool over the rows) had just taken, within its radius: the
+    smear or the after-image it left behind it (korona seed 1026 at 120 fps: a "white" seen twice
+    just behind the striker as it came off the E cushion, "off the board" there at 4.5 m/s)."""
+    rows = np.flatnonzero(striker)
+    if len(rows) == 0 or cols[0] == 0:
+        return False
+    a, b = hist.xy_mm[rows][:, cols - 1], hist.xy_mm[rows][:, cols]  # (S, K, 2) its steps then
+    ab, ap = b - a, p[None] - a
+    s = np.clip((ap * ab).sum(axis=2) / np.maximum((ab * ab).sum(axis=2), 1e-9), 0.0, 1.0)
+    gap = np.hypot(*(ap - s[..., None] * ab).transpose(2, 0, 1))  # (NaN where it was not seen)
+    return bool((gap <= striker_r_mm).any(axis=0).all())
+
+
 def _back_and_forth(p: np.ndarray) -> bool:
     """A few sightings (K, 2) mm that jump away and come back to where one of them was: a detection
     flickering between two places (two printed circles each read as a disc now and then), not a
@@ -306,7 +323,13 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
 
     Hit hard towards the cushion, it leaves over it within a frame, never seen moving (issue 4, seed
     1027): its last observation says nothing, but the path of the disc that hit it does (it passed
-    within touching distance, and the line of centres points into the cushion).
+    within touching distance, and the line of centres points into the cushion). One seen moving in
+    its last frames, but not into the cushion, did not go over it (korona seed 1045 at 30 fps: a
+    light man struck along the S rail, lost from sight on his way to the SE pocket, was called off
+    the board; seed 1043 at 60 fps: one seen struck away from the N rail, 66 mm in a frame, was
+    called off over it); nor did one not seen standing there twice just before
+    (korona seed 1042 at 30 fps: a hand's edge by the rail, seen there twice 1.7 s apart, "knocked
+    off" by the striker going by).
     """
     lim = ctx.board.half_mm - radius_mm
     near = np.abs(p_last) >= lim - _AT_CUSHION_MM
@@ -315,6 +338,15 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
     axis = int(np.argmax(np.abs(p_last)))
     side = SIDE_OF_WALL[(0 if p_last[axis] > 0 else 1) + 2 * axis]
     dt = ctx.frame_dt_s
+    _, t_seen, p_seen = hist.observations(row)
+    stood = (np.hypot(*(p_seen - p_last).T) < _MOVED_MM) & (t_seen >= t_last - _STOOD_S - 1e-6)
+    if stood.sum() < 2:
+        return None
+    recent = t_seen >= t_last - _MOVED_FRAMES * dt - 1e-6
+    step = np.diff(p_seen[recent], axis=0)
+    moved, into = np.hypot(*step.T), step[:, axis] * np.sign(p_last[axis])
+    if bool(((moved >= _MOVED_MM) & (into <= 0.5 * moved)).any()):
+        return None
     cols = np.flatnonzero((hist.t_s >= t_last - 2.5 * dt) & (hist.t_s <= t_last + 2.5 * dt))
     reach = radius_mm + ctx.equipment.striker_diameter_mm / 2 + _KNOCK_SLACK_MM
     # only the striker's path is followed well enough through a crowd to tell what it hit
@@ -330,7 +362,9 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
         s = np.clip(((p_last - a) * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-9), 0.0, 1.0)
         push = p_last - (a + s[:, None] * ab)
         into = push[:, axis] * np.sign(p_last[axis]) / np.maximum(np.hypot(push[:, 0], push[:, 1]), 1e-9)
-        if bool(((gap <= reach) & (np.hypot(*ab.T) > _KNOCK_SLACK_MM) & (into >= _INTO_COS)).any()):
+        # (and coming up to it: not the striker setting off from beside the finger that flicked it)
+        ahead = ((p_last - a) * ab).sum(axis=1) > 0.0
+        if bool(((gap <= reach) & (np.hypot(*ab.T) > _KNOCK_SLACK_MM) & (into >= _INTO_COS) & ahead).any()):
             return Loss(None, side, round(t_last + dt / 2, 4))
     return None
 
@@ -340,6 +374,10 @@ _AT_CUSHION_MM = 25.0  # a disc whose centre is this close to its limit is hit i
 _INTO_COS = 0.5  # the push must point within 60 degrees of straight into the cushion
 _HIT_SPEED_MM_S = 3000.0  # how fast a disc hit at rest may go off (for finding it again)
 _KNOCK_SLACK_MM = 15.0  # how much farther than touching the hitting disc's path between frames may pass
+# a disc that stepped this far within this many frames of its last sighting, not into the cushion
+# (at most half as far into it), was moving along or away from it
+_MOVED_MM, _MOVED_FRAMES = 8.0, 3.5
+_STOOD_S = 0.25  # a disc knocked off from rest was seen there (within `_MOVED_MM`) twice within this long before
 _FLICKER_MAX_OBS = 4  # a track seen this few times may be a flickering detection ...
 _SAME_SPOT_MM = 5.0  # ... when it comes back this close to where it was seen ...
 _FLICKER_JUMP_MM = 20.0  # ... after a jump this far away

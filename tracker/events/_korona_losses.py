@@ -369,7 +369,7 @@ def _taken_up(hist: ShotHistory, row: int, kinds: np.ndarray, frame_dt_s: float)
     # then (one seen first just after is rather this disc going on, seen once: seed 1033 at 30 fps,
     # a black struck off the S rail across the board, seen once 117 mm on, then taken up)
     near_t = np.abs(hist.t_s[last] - t0) <= 1.5 * frame_dt_s + 1e-9
-    by_then = hist.t_s[np.argmax(seen, axis=1)] <= t0 + 1e-9
+    by_then = hist.t_s[hist.first_seen()] <= t0 + 1e-9  # (-1, never seen: not a rival anyway)
     rivals = np.flatnonzero(near_t & by_then & (last < seen.shape[1] - 1) & same & seen.any(axis=1))
     rivals = rivals[rivals != row]
     for other in np.flatnonzero(cand):  # the few tracks born or revived just then

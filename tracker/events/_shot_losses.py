@@ -103,7 +103,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
             loss = _dated_from_rest(loss, p[-1], 2.0 * v, float(t[-1]), float(radius[row]), ctx, tune)
         if loss is None and (v is None or _from_rest(p)):
             # (hit where it stood: its first step, seen, may have taken it anywhere round there)
-            loss = _knocked_off(hist, int(row), float(t[-1]), p[-1] if v is None else p[-2], float(radius[row]), ctx,
+            loss = _knocked_off(hist, int(row), t, p, p[-1] if v is None else p[-2], float(radius[row]), ctx,
                                 hitters=kinds == DiscKind.STRIKER)
         # (a disc last seen on the brink of a pocket went in; one followed on further is less sure)
         brink = float(_past_brink(p[-1], ctx, tune).min()) <= 0.0
@@ -287,10 +287,10 @@ def _in_wake(hist: ShotHistory, cols: np.ndarray, p: np.ndarray, striker: np.nda
     if len(rows) == 0 or cols[0] == 0:
         return False
     a, b = hist.xy_mm[rows][:, cols - 1], hist.xy_mm[rows][:, cols]  # (S, K, 2) its steps then
-    ab, ap = b - a, p[None] - a
-    s = np.clip((ap * ab).sum(axis=2) / np.maximum((ab * ab).sum(axis=2), 1e-9), 0.0, 1.0)
-    gap = np.hypot(*(ap - s[..., None] * ab).transpose(2, 0, 1))  # (NaN where it was not seen)
-    return bool((gap <= striker_r_mm).any(axis=0).all())
+    k = len(cols)
+    # (each sighting against the step of its own frame: the diagonal; NaN where it was not seen)
+    gap = point_segment_distance(p, a.reshape(-1, 2), b.reshape(-1, 2)).reshape(len(rows), k, k)
+    return bool((np.diagonal(gap, axis1=1, axis2=2) <= striker_r_mm).any(axis=0).all())
 
 
 def _back_and_forth(p: np.ndarray) -> bool:
@@ -317,9 +317,10 @@ def _straight_flight(t: np.ndarray, p: np.ndarray, dt: float, tune: ShotTuning) 
     return float(np.dot(v1, v2)) > 0.98 * s1 * s2
 
 
-def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, radius_mm: float,
-                 ctx: ShotContext, *, hitters: np.ndarray) -> Loss | None:
-    """A disc resting against a cushion that vanished for good just as something ran into it went off.
+def _knocked_off(hist: ShotHistory, row: int, t_seen: np.ndarray, p_seen: np.ndarray, p_last: np.ndarray,
+                 radius_mm: float, ctx: ShotContext, *, hitters: np.ndarray) -> Loss | None:
+    """A disc resting against a cushion that vanished for good just as something ran into it went off
+    (its sightings: times `t_seen` (K,) s, centres `p_seen` (K, 2) mm; `p_last`: where it stood).
 
     Hit hard towards the cushion, it leaves over it within a frame, never seen moving (issue 4, seed
     1027): its last observation says nothing, but the path of the disc that hit it does (it passed
@@ -337,8 +338,7 @@ def _knocked_off(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray,
         return None
     axis = int(np.argmax(np.abs(p_last)))
     side = SIDE_OF_WALL[(0 if p_last[axis] > 0 else 1) + 2 * axis]
-    dt = ctx.frame_dt_s
-    _, t_seen, p_seen = hist.observations(row)
+    dt, t_last = ctx.frame_dt_s, float(t_seen[-1])
     stood = (np.hypot(*(p_seen - p_last).T) < _MOVED_MM) & (t_seen >= t_last - _STOOD_S - 1e-6)
     if stood.sum() < 2:
         return None

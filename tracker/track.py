@@ -39,6 +39,7 @@ from tracker._track_state import (
     misread_strikers,
     striker_doubles,
     striker_followed,
+    struck_strikers,
     vote_kinds,
 )
 from tracker._track_types import TrackerConfig, Tracks
@@ -54,6 +55,8 @@ _RECENT_KEEP = 0.7  # weight a track's recent kind votes keep per observation (a
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 _MOVING_MM_S = 300.0  # a striker this fast is moving (not a disc at rest seen with noise)
+_STRUCK_JUMP_MM = 120.0  # a striker struck from rest is seen this far from where it stood, at most
+_STRUCK_SCORE = 0.7  # ... read as a coin as sure as this at least (see `struck_strikers`)
 # a striker-sized detection this many man radii from where a man stands is that man, misread
 _MISREAD_MAN_REACH = 0.3
 
@@ -158,15 +161,20 @@ class Tracker:
         # ... so is a striker seen far from the striker followed until now (there is one striker), and
         # a coin where the moving striker followed until now is going, with no disc of its own there
         r_s, sure = float(self.radius_mm[_STRIKER]), self.config.kind_confidence
-        # ... and a striker where a man stands (his size misread): his track may take it up again
+        # ... and a striker where a man stands (his size misread): his track may take it up again;
+        # and a coin seen a short jump from where the striker stood until a frame ago, gone from there
+        # (the striker struck, misread in motion; see `struck_strikers`)
         men = misread_men(st, z, dets.kind, t, reach_mm=_MISREAD_MAN_REACH * float(self.radius_mm[:_STRIKER].min()),
                           radius_mm=r_s, confidence=sure, still_mm_s=_MOVING_MM_S)
         on_men = None if men is None else men[1]
+        reach = r_s + float(self.radius_mm[:_STRIKER].max())
         for m in (
             misread_strikers(st, z, dets.kind, t, radius_mm=r_s, confidence=sure),
-            misread_coins(st, z, dets.kind, t, radius_mm=r_s, reach_mm=r_s + float(self.radius_mm[:_STRIKER].max()),
+            misread_coins(st, z, dets.kind, t, radius_mm=r_s, reach_mm=reach,
                           confidence=sure, min_speed_mm_s=_MOVING_MM_S),
             None if men is None else men[0],
+            struck_strikers(st, z, dets.kind, ~blurred & (dets.score >= _STRUCK_SCORE), radius_mm=r_s,
+                            reach_mm=reach, jump_mm=_STRUCK_JUMP_MM, confidence=sure, still_mm_s=_MOVING_MM_S),
         ):
             if m is not None:
                 misread |= m
@@ -178,6 +186,8 @@ class Tracker:
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
         rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, guessed, on_men)
         track_of_det[cols2] = rows2
+        if blurred.any():
+            track_of_det = self._drop_streaks(st, z, track_of_det, blurred)
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
         st = self._observe(st, z, dets, t, track_of_det, guessed)
         st, track_of_det = self._spawn(st, z, dets, t, track_of_det, misread, blurred)
@@ -498,6 +508,34 @@ class Tracker:
         st.missed[rows] = 0
         st.confirmed |= st.hits >= cfg.confirm_hits
         return st
+
+    def _drop_streaks(self, st: TrackArrays, z: np.ndarray, track_of_det: np.ndarray,
+                      blurred: np.ndarray) -> np.ndarray:
+        """`track_of_det` without the blurred detections taken up by a track at rest well away from
+        it that lie on the step another track has just taken to a sharp detection: the streak or
+        after-image that disc left behind it, not the one at rest set off (korona seed 1043 at 60
+        fps: a white standing in the S row took the striker's after-image 66 mm off, as the striker
+        ran into the row, and was followed to a pocket it never went into)."""
+        taken = np.flatnonzero((track_of_det >= 0) & blurred)
+        rows = track_of_det[taken]
+        cfg = self.config
+        still = np.hypot(st.vel[rows, 0], st.vel[rows, 1]) < cfg.hit_speed_mm_s / 4
+        away = np.hypot(*(z[taken] - st.xy[rows]).T) > cfg.base_gate_mm
+        taken, rows = taken[still & away], rows[still & away]
+        sharp = np.flatnonzero((track_of_det >= 0) & ~blurred)
+        if taken.size == 0 or sharp.size == 0:
+            return track_of_det
+        movers = track_of_det[sharp]
+        r_min = float(self.radius_mm.min())
+        # (M_sharp, N_taken): each blur against every other track's step from its last sighting to now
+        gap = point_segment_distance(z[taken], st.xy[movers], z[sharp])
+        gap[movers[:, None] == rows[None, :]] = np.inf
+        streak = (gap < r_min).any(axis=0)
+        if not streak.any():
+            return track_of_det
+        out = track_of_det.copy()
+        out[taken[streak]] = -1
+        return out
 
     def _spawn(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float, track_of_det: np.ndarray,
                misread: np.ndarray | None, blurred: np.ndarray) -> tuple[TrackArrays, np.ndarray]:

@@ -280,6 +280,23 @@ def test_a_pair_of_sightings_where_the_striker_just_was_is_its_trail(aside_mm: f
     assert len(losses) == lost, losses  # (beside it, a disc fast into the NE corner: pocketed)
 
 
+@pytest.mark.parametrize(("donor", "pocketed"), [(True, True), (False, False)], ids=["handed-on", "out-of-nowhere"])
+def test_a_pair_of_sightings_in_flight_takes_over_a_lost_disc(donor: bool, pocketed: bool) -> None:
+    """Carrom seed 1020 at 120 fps: the withdrawing hand's blurred fingertips, read as a white in two
+    frames running along the S cushion at 6.5 m/s, were called pocketed SE. A disc does not appear
+    in flight out of nowhere: a new track seen only twice counts when a disc was lost, within its
+    reach, just before it was first seen (picked up again after a mix-up)."""
+    t = 6.45 + np.arange(10) / 120.0
+    xy = np.full((2, 10, 2), np.nan)
+    xy[0, 5:7] = [(63.0, 357.0), (117.0, 358.0)]  # the pair, on its way to the SE pocket
+    xy[1, :8] = (-250.0, -150.0)  # another disc, at rest far away all along ...
+    if donor:  # ... or flying the same way, lost two frames before the pair was first seen
+        xy[1, :4] = [(-60.0 + 54.0 * k, 355.0) for k in range(4)]
+        xy[1, 4:] = np.nan
+    losses = _two_track_losses(t, xy, (0, 1), 120.0, t_trigger_s=6.2, anchor=(np.nan, np.nan))
+    assert [loss.pocket for _, loss in losses] == (["SE"] if pocketed else []), losses
+
+
 @pytest.mark.parametrize("knuckle_since_s", [0.9, 0.0], ids=["knuckle-seen-briefly", "coin-there-all-along"])
 def test_first_contact_is_a_disc_that_stood_there(knuckle_since_s: float) -> None:
     """Issue 4 (seed 1002 at 120 fps): a knuckle of the flicking hand, taken for a disc in front of
@@ -574,20 +591,29 @@ def test_base_circles_read_as_a_disc_now_and_then_are_no_disc(steadily: bool) ->
 
 
 def _one_track_losses(game: str, kind: int, radius_mm: float, t: np.ndarray, xy: np.ndarray, *, t_trigger_s: float,
-                      fps: float, run: StrikerRun | None = None) -> list:
+                      fps: float, run: StrikerRun | None = None, handed_on: bool = False) -> list:
     """`find_losses` over a shot's history of one vanished track (id 7) seen at `xy` (K, 2) mm (NaN:
-    not seen) at times `t` (K,) s, on the game's board with its default set."""
+    not seen) at times `t` (K,) s, on the game's board with its default set. `handed_on`: the disc
+    was followed by another track (id 8) until the frame before track 7 was first seen, standing a
+    disc's width behind it."""
     from tracker.events._shot import ShotTuning
     from tracker.events._shot_context import ShotContext
     from tracker.events._shot_losses import find_losses
 
     board, equip = (BOARD, EQUIP) if game == "carrom" else (load_board(game), load_equipment(game))
     line, extent = (252.6, 235.0) if game == "carrom" else (0.0, 0.0)
-    hist = ShotHistory(np.array([7], np.int32), t, np.arange(len(t)), xy[None])
-    ctx = ShotContext(game=game, number=1, board=board, equipment=equip, kind_of={7: kind}, kind_share={7: 1.0},
-                      anchors={}, striker_rest=None, hidden=frozenset(), t_trigger_s=t_trigger_s, frame_dt_s=1 / fps,
-                      placement_line_mm=line, placement_extent_mm=extent)
-    return find_losses(hist, ctx, np.array([kind], np.int8), np.array([radius_mm]), np.array([True]),
+    ids, tracks, kinds = [7], xy[None], [kind]
+    if handed_on:
+        seen = np.flatnonzero(np.isfinite(xy[:, 0]))
+        before = np.full_like(xy, np.nan)
+        step = xy[seen[1]] - xy[seen[0]]
+        before[: seen[0]] = xy[seen[0]] - 2.0 * radius_mm * step / np.hypot(*step)
+        ids, tracks, kinds = [7, 8], np.stack([xy, before]), [kind, kind]
+    hist = ShotHistory(np.array(ids, np.int32), t, np.arange(len(t)), tracks)
+    ctx = ShotContext(game=game, number=1, board=board, equipment=equip, kind_of=dict.fromkeys(ids, kind),
+                      kind_share=dict.fromkeys(ids, 1.0), anchors={}, striker_rest=None, hidden=frozenset(),
+                      t_trigger_s=t_trigger_s, frame_dt_s=1 / fps, placement_line_mm=line, placement_extent_mm=extent)
+    return find_losses(hist, ctx, np.array(kinds, np.int8), np.full(len(ids), radius_mm), np.arange(len(ids)) == 0,
                        float(t[-1]), ShotTuning(), run=run)
 
 
@@ -641,7 +667,7 @@ def test_nothing_flies_off_before_the_striker_set_off(set_off_s: float | None, t
     xy = np.full((len(t), 2), np.nan)
     xy[11], xy[12] = (339.9, -269.3), (357.5, -234.7)  # t = 6.792, 6.8
     run = None if set_off_s is None else _run_from(set_off_s, origin=(0.0, 252.6), direction=(0.0, -1.0))
-    losses = _one_track_losses("carrom", 0, 15.9, t, xy, t_trigger_s=t_trigger_s, fps=fps, run=run)
+    losses = _one_track_losses("carrom", 0, 15.9, t, xy, t_trigger_s=t_trigger_s, fps=fps, run=run, handed_on=True)
     assert [loss.side for _, loss in losses] == (["E"] if off else [])
 
 
@@ -782,7 +808,7 @@ def test_cue_drawn_back_from_the_stroke_is_no_disc(back: bool, t_first: float, l
     xy = np.full((len(t), 2), np.nan)
     xy[k : k + 2] = [(-319.7, 433.2), (-335.3, 443.5)]
     run = _run_from(1.35, origin=(-298.2, 411.5), direction=(0.86, -0.52) if back else (-0.86, 0.52))
-    losses = _one_track_losses("korona", 0, 13.5, t, xy, t_trigger_s=1.35, fps=fps, run=run)
+    losses = _one_track_losses("korona", 0, 13.5, t, xy, t_trigger_s=1.35, fps=fps, run=run, handed_on=True)
     assert bool(losses) == lost
 
 

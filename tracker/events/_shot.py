@@ -191,10 +191,11 @@ def _not_there(hist: ShotHistory, rows: np.ndarray, radius: np.ndarray, dt: floa
     """(M,) bool: of `rows` (M,) bool, the tracks seen fewer than `min_loss_obs` times, last seen
     moving (their last two sightings a few frames apart at most, faster than `min_loss_speed_mm_s`
     between them), last seen standing just as another disc ran into them (`_struck_away`), or not
-    seen standing at their last place (within `stand_mm`) for `min_stand_s`: a disc the detector
-    stops seeing at rest (a light man against a korona rail) was seen at rest there first, where
-    a track lost as its disc slowed down, the disc picked up by another track (rendered carrom
-    seed 3006 at 30 fps, the break: eight such doubles in the rest list), was not; `radius` (M,) mm."""
+    seen standing at their last place (within `stand_mm`) for `min_stand_s`, unless they crept there
+    (`_crept`) and no other track picked them up (`_picked_up`): a disc the detector stops seeing at
+    rest (a light man against a korona rail) was seen at rest there first, where a track lost as its
+    disc slowed down, the disc picked up by another track (rendered carrom seed 3006 at 30 fps, the
+    break: eight such doubles in the rest list), was not; `radius` (M,) mm."""
     out = np.zeros(len(hist.ids), bool)
     for row in np.flatnonzero(rows):  # the few discs that vanished, once per shot
         _, t, p = hist.observations(int(row))
@@ -203,9 +204,40 @@ def _not_there(hist: ShotHistory, rows: np.ndarray, radius: np.ndarray, dt: floa
             continue
         step_s = float(t[-1] - t[-2])
         moving = step_s <= 2.5 * dt + 1e-6 and float(np.hypot(*(p[-1] - p[-2]))) >= tune.min_loss_speed_mm_s * step_s
-        out[row] = (moving or _stood_s(t, p, tune.stand_mm) < tune.min_stand_s
-                    or _struck_away(hist, int(row), float(t[-1]), p[-1], radius, dt))
+        stood = _stood_s(t, p, tune.stand_mm)
+        unsettled = stood < tune.min_stand_s and not (
+            _crept(t, p, stood, dt, tune)
+            and not _picked_up(hist, int(row), float(t[-1]), p[-1], _PICKUP_RADII * float(radius[row])))
+        out[row] = moving or unsettled or _struck_away(hist, int(row), float(t[-1]), p[-1], radius, dt)
     return out
+
+
+_PICKUP_RADII = 4.0  # a disc lost as it slowed down is picked up again within this many of its radii
+_PICKUP_BEFORE_S = 0.5  # ... by a track not seen there for this long before
+_CREEP_S = 0.3  # a disc creeping to a stop was seen slower than `min_loss_speed_mm_s` over this long
+
+
+def _crept(t: np.ndarray, p: np.ndarray, stood_s: float, dt: float, tune: ShotTuning) -> bool:
+    """Whether a track seen at times `t` (K,) at `p` (K, 2) mm crept to its last place: seen standing
+    there (`stood_s`, s) in two frames at least, and over the `_CREEP_S` before, seen three times or
+    more, never further from it than `min_loss_speed_mm_s` takes a disc in that time."""
+    if stood_s < 1.5 * dt:
+        return False
+    late = t >= t[-1] - _CREEP_S
+    return bool(late.sum() >= 3 and (np.hypot(*(p[late] - p[-1]).T) <= tune.min_loss_speed_mm_s * _CREEP_S).all())
+
+
+def _picked_up(hist: ShotHistory, row: int, t_last: float, p_last: np.ndarray, reach_mm: float) -> bool:
+    """Whether another track is seen within `reach_mm` of where track `row` was last seen (`p_last`
+    mm, at `t_last` s) after that, not having been seen there in the moment before: the disc, lost
+    as it slowed down, picked up again. A light man creeping to a stop, too faint to be seen until
+    he stands (carrom seed 1046 at 60 fps: seen standing four frames, then not for a second),
+    is picked up by no other track: he is still there."""
+    near = np.hypot(*(hist.xy_mm - p_last).transpose(2, 0, 1)) <= reach_mm  # (M, K); NaN: False
+    near[row] = False
+    after = hist.t_s > t_last
+    before = (hist.t_s > t_last - _PICKUP_BEFORE_S) & ~after
+    return bool((near[:, after].any(axis=1) & ~near[:, before].any(axis=1)).any())
 
 
 def _stood_s(t: np.ndarray, p: np.ndarray, within_mm: float) -> float:

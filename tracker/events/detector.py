@@ -27,6 +27,7 @@ import numpy as np
 from tracker.events import factory
 from tracker.events._anchor import find_striker_rest, standing_place
 from tracker.events._config import EventConfig, EventUpdate
+from tracker.events._hand_trail import HandTrail
 from tracker.events._history import FrameRow, ShotHistory, assemble
 from tracker.events._shot import ShotContext, ShotOutcome, analyse_shot
 from tracker.events._start import (
@@ -66,6 +67,7 @@ _FLEETING_OBS = 8  # a track seen fewer times than this before a shot, never sta
 # a plain int: comparing an array with an IntEnum member converts the member on every call
 _STRIKER = int(DiscKind.STRIKER)
 _HAND_CLEAR_MM = (8.0, 25.0)  # beyond a placed disc's rim, a hand has let go of it
+_PLACED_HAND_S = 1.0  # a disc put down was under a hand this shortly before it was first seen, s
 # a disc whose sightings stayed within a box this wide (mm) over this long (s), and whose first and
 # last thirds of them lie within `rest_disp_mm` of each other, is going nowhere: a fit flickering
 # between two places (a disc over a pocket's hole), not a disc rolling on
@@ -103,6 +105,7 @@ class EventDetector:
     _known: set[int] = field(init=False, repr=False)
     _doubles: set[int] = field(init=False, repr=False)  # tracks that vanished in motion in a shot, not seen since
     _known_arr: np.ndarray | None = field(init=False, repr=False)
+    _hands: HandTrail = field(init=False, repr=False)
     _t0: float | None = field(init=False, repr=False)
     _last: Tracks | None = field(init=False, repr=False)
     last_shot: ShotOutcome | None = field(init=False, repr=False)
@@ -120,6 +123,7 @@ class EventDetector:
         self._hidden, self._known, self._known_arr = set(), set(), None
         self._doubles = set()
         self._t0, self._last = None, None
+        self._hands = HandTrail(self.board.half_mm)
         self.last_shot = None
 
     # -- the per-frame sequence ------------------------------------------------------------------
@@ -142,6 +146,8 @@ class EventDetector:
         # 2. discs that just vanished under a hand are hidden, not lost
         at_rest = self._at_rest(tracks)
         self._mark_hidden(tracks, occluded, at_rest)
+        if is_occluded is not None:
+            self._hands.update(t, is_occluded)
         # 3./4. between shots: start and placements; in a shot: has everything come to rest?
         if self._in_shot:
             out = self._watch_shot(tracks, at_rest, occluded)
@@ -553,15 +559,21 @@ class EventDetector:
         if ready.any():
             rows = np.flatnonzero(ready)
             ready[rows[self._by_a_hand(tracks.xy_mm[rows], tracks.kind[rows], occluded)]] = False
+        rows = np.flatnonzero(ready)
+        seen = np.isfinite(tracks.hist_xy_mm[rows, :, 0])
+        first = np.where(seen.any(axis=1), np.argmax(seen, axis=1), tracks.hist_t_s.size - 1)
+        t_first = tracks.hist_t_s[first]
+        self._known.update(tracks.ids[rows].tolist())
+        if rows.size and self._hands.seen:
+            # a disc is put down by hand: one no hand came near is no disc put there (see `HandTrail`)
+            reach = self.equipment.radii_mm(tracks.kind[rows]) + 2.0 * self._hands.cell_mm
+            put = self._hands.last_near(tracks.xy_mm[rows], reach) >= t_first - _PLACED_HAND_S
+            rows, first, t_first = rows[put], first[put], t_first[put]
         out = []
-        for row in np.flatnonzero(ready):  # only discs that just arrived
-            self._known.add(int(tracks.ids[row]))
-            obs = np.flatnonzero(np.isfinite(tracks.hist_xy_mm[row, :, 0]))
-            t_first = float(tracks.hist_t_s[obs[0]]) if obs.size else t
-            back = tracks.hist_t_s.size - obs[0] - 1 if obs.size else 0
-            frame = max(int(tracks.frame_idx - back), 0)
+        for row, k, t_row in zip(rows.tolist(), first.tolist(), t_first.tolist(), strict=True):  # just arrived
+            frame = max(int(tracks.frame_idx - (tracks.hist_t_s.size - k - 1)), 0)
             ref = factory.disc_ref(int(tracks.ids[row]), int(tracks.kind[row]))
-            out.append(factory.placed(t_first, frame, disc=ref, xy_mm=tracks.xy_mm[row]))
+            out.append(factory.placed(float(t_row), frame, disc=ref, xy_mm=tracks.xy_mm[row]))
         return out
 
     def _by_a_hand(self, xy_mm: np.ndarray, kinds: np.ndarray, occluded: OcclusionTest) -> np.ndarray:

@@ -26,6 +26,12 @@ class HandTrail:
         cell_mm: the grid's cell size, mm.
         every_s: the trail is brought up to date at most this often, s (a hand moves little in
             a frame at 60 or 120 fps; looking every frame would only cost time).
+
+    Examples:
+        >>> trail = HandTrail(370.0)
+        >>> trail.update(2.0, lambda xy: np.hypot(xy[:, 0] - 100.0, xy[:, 1]) < 40.0)
+        >>> trail.last_near(np.array([[100.0, 30.0], [-200.0, 0.0]]), np.array([20.0, 20.0])).tolist()
+        [2.0, -inf]
     """
 
     def __init__(self, half_mm: float, cell_mm: float = 12.5, every_s: float = 1.0 / 30.0) -> None:

@@ -565,9 +565,13 @@ class EventDetector:
         t_first = tracks.hist_t_s[first]
         self._known.update(tracks.ids[rows].tolist())
         if rows.size and self._hands.seen:
-            # a disc is put down by hand: one no hand came near is no disc put there (see `HandTrail`)
-            reach = self.equipment.radii_mm(tracks.kind[rows]) + 2.0 * self._hands.cell_mm
-            put = self._hands.last_near(tracks.xy_mm[rows], reach) >= t_first - _PLACED_HAND_S
+            # a disc is put down by hand: one no hand came near is no disc put there (see `HandTrail`),
+            # unless it stands where the rules put a disc back, on the centre circle or touching it
+            # (the hand that puts it there reaches in over the board, and is missed more often:
+            # carrom seed 1022 at 60 fps, the queen put back)
+            xy, radius = tracks.xy_mm[rows], self.equipment.radii_mm(tracks.kind[rows])
+            put = self._hands.last_near(xy, radius + 2.0 * self._hands.cell_mm) >= t_first - _PLACED_HAND_S
+            put |= np.hypot(*xy.T) <= self.board.centre_circle_diameter_mm / 2 + 2.0 * radius
             rows, first, t_first = rows[put], first[put], t_first[put]
         out = []
         for row, k, t_row in zip(rows.tolist(), first.tolist(), t_first.tolist(), strict=True):  # just arrived

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tracker._track_assign import point_distance
+
 __all__ = ["along_rail", "clear_of", "next_in_row"]
 
 # men set side by side in a row are this far apart beyond touching, mm (a hair's gap)
@@ -57,7 +59,7 @@ def next_in_row(men_mm: np.ndarray, man_r_mm: float, half_mm: float, taken_mm: n
     out, src = out[keep], src[keep]
     # (two men one place apart propose the place between them twice)
     if len(out) > 1:
-        d = np.hypot(*(out[:, None, :] - out[None, :, :]).transpose(2, 0, 1))
+        d = point_distance(out, out)
         once = ~np.triu(d < man_r_mm, 1).any(axis=0)
         out, src = out[once], src[once]
     return np.asarray(np.round(out, 4)).reshape(-1, 2), src
@@ -75,7 +77,7 @@ def clear_of(xy_mm: np.ndarray, r_mm: float, taken_mm: np.ndarray, taken_r_mm: n
     q = np.asarray(taken_mm, np.float64).reshape(-1, 2)
     if len(p) == 0 or len(q) == 0:
         return np.ones(len(p), bool)
-    d = np.hypot(*(p[:, None, :] - q[None, :, :]).transpose(2, 0, 1))
+    d = point_distance(q, p)  # (P, M)
     return np.asarray((d >= np.asarray(taken_r_mm)[None, :] + r_mm - _OVERLAP_MM).all(axis=1))
 
 

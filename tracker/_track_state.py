@@ -247,11 +247,17 @@ def misread_coins(
     strikers = z[det_kind == _STRIKER]
     if len(strikers) and (point_distance(strikers, b) <= 2.0 * radius_mm).any():
         return None  # the striker is seen where it is going
-    others = now[~striker & st.confirmed & live]
-    rows = np.flatnonzero(on_path)
-    if len(others):
-        on_path[rows[(point_distance(z[rows], others) <= reach_mm).any(axis=0)]] = False
-    return on_path if on_path.any() else None
+    return _alone(on_path, z, now[~striker & st.confirmed & live], reach_mm)
+
+
+def _alone(cand: np.ndarray, z: np.ndarray, others: np.ndarray, reach_mm: float) -> np.ndarray | None:
+    """`cand` ((N,) bool over the detections at `z` (N, 2) mm) without those within `reach_mm` of
+    any of the places `others` (K, 2) mm (a disc there, of its own); None if none are left."""
+    rows = np.flatnonzero(cand)
+    if len(rows) and len(others):
+        cand = cand.copy()
+        cand[rows[(point_distance(z[rows], others) <= reach_mm).any(axis=0)]] = False
+    return cand if cand.any() else None
 
 
 def struck_strikers(
@@ -288,11 +294,8 @@ def struck_strikers(
             return None
     near = point_distance(z, at)
     out = cand & (near <= jump_mm).any(axis=0) & (near > radius_mm).all(axis=0)
-    others = st.xy[~standing & st.confirmed]  # (seen now or not: a man a hand hides for a frame is still there)
-    if out.any() and len(others):
-        rows = np.flatnonzero(out)
-        out[rows[(point_distance(z[rows], others) <= reach_mm).any(axis=0)]] = False
-    return out if out.any() else None
+    # (seen now or not: a man a hand hides for a frame is still there)
+    return _alone(out, z, st.xy[~standing & st.confirmed], reach_mm)
 
 
 def misread_men(

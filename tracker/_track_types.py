@@ -21,7 +21,7 @@ class TrackerConfig:
         max_speed_mm_s: fastest plausible disc (a hard carrom flick is 5-8 m/s).
         max_jump_mm: cap on the jump gate per frame since the track was last seen.
         hit_speed_mm_s: speed a moving disc may gain by being hit (jump gate of moving discs); a
-            quarter of it is the speed below which a track is at rest.
+            quarter of it is the speed below which a track is at rest (`rest_speed_mm_s`).
         start_stretch: a track set in motion during the last frame interval is expected anywhere
             up to this many times its measured displacement further along its heading.
         miss_cost_mm: cost of leaving a live coin track without a detection, in mm of distance (it
@@ -62,6 +62,11 @@ class TrackerConfig:
     kind_confidence: float = 0.7
     history: int = 24
     max_dormant: int = 48
+
+    @property
+    def rest_speed_mm_s(self) -> float:
+        """Below this speed a track is at rest (a quarter of `hit_speed_mm_s`)."""
+        return self.hit_speed_mm_s / 4
 
     def __post_init__(self) -> None:
         ranges = {

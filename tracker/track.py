@@ -245,7 +245,7 @@ class Tracker:
         sub = st.motion(None if live.size == len(st) else live)  # (all live: no copies)
         dt = t - sub.last_t
         speed = np.hypot(sub.vel[:, 0], sub.vel[:, 1])
-        rest_speed = cfg.hit_speed_mm_s / 4
+        rest_speed = cfg.rest_speed_mm_s
         at_rest = speed < rest_speed
         # set in motion during the last interval: it moved for only part of it, so its velocity is
         # an underestimate and it may be anywhere further along its heading (a pack broken at 30 fps)
@@ -519,7 +519,7 @@ class Tracker:
         taken = np.flatnonzero((track_of_det >= 0) & blurred)
         rows = track_of_det[taken]
         cfg = self.config
-        still = np.hypot(st.vel[rows, 0], st.vel[rows, 1]) < cfg.hit_speed_mm_s / 4
+        still = np.hypot(st.vel[rows, 0], st.vel[rows, 1]) < cfg.rest_speed_mm_s
         away = np.hypot(*(z[taken] - st.xy[rows]).T) > cfg.base_gate_mm
         taken, rows = taken[still & away], rows[still & away]
         sharp = np.flatnonzero((track_of_det >= 0) & ~blurred)
@@ -582,7 +582,7 @@ class Tracker:
         if not keep.all():  # (the rest only ever keeps more)
             # a track seen twice in a row and moving is a disc in flight: at 30 fps a fast one is missed
             # every third frame or so (blur), and dropping its track would start a new one each time
-            moving = np.hypot(st.vel[:, 0], st.vel[:, 1]) >= cfg.hit_speed_mm_s / 4
+            moving = np.hypot(st.vel[:, 0], st.vel[:, 1]) >= cfg.rest_speed_mm_s
             keep |= (st.hits >= 2) & moving & (st.missed <= cfg.coast_frames)
             # the striker seen standing once, then struck (blurred out for a frame or two at 30 fps)
             striker = st.kind == _STRIKER

@@ -129,6 +129,10 @@ HIST_CASES = [
     # ... its row pushed along the rail, slowly: lost from sight, not over the rail (seed 1003)
     ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _rest((35.0, Y_N), 3) + _moving((35.0, Y_N), (-250.0, 0.0), 10)},
      W, None),
+    # ... beside one that rested against it and is struck away fast: what only moves away from it
+    # knocks it nowhere (korona seed 1024 at 30 fps: a striker cued off the rail beside a man)
+    ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _rest((47.0, Y_N + 12.5), 4) + _moving((47.0, Y_N + 12.5), (0.0, 2400.0), 6)
+      + [None] * 3}, W, None),
     # ... with nothing near: lost from sight where it lies (a light disc in a row), not from play
     ({1: _rest((10.0, Y_N), 5) + NONE8, 2: _rest((150.0, Y_N), 13)}, W, None),
     # ... but a new track goes on from there: it was taken up, not lost
@@ -166,8 +170,8 @@ HIST_CASES = [
     ({1: _rest((300.0, -200.0), 5) + [(307.0, -193.0)] + NONE8}, W, None),
 ]
 HIST_IDS = [
-    "rail-from-rest", "run-into-slowly", "row-pushed-along", "nothing-near", "taken-up", "taken-up-later",
-    "pocket-mouth",
+    "rail-from-rest", "run-into-slowly", "row-pushed-along", "struck-away-beside-it", "nothing-near", "taken-up",
+    "taken-up-later", "pocket-mouth",
     "not-at-a-rail", "driven-along", "knocked-aside", "striker-once", "striker-once-seen-again",
     "man-once-square-on", "man-once-aslant",
 ]

@@ -166,7 +166,7 @@ def _lost_from_rest(hist: ShotHistory, row: int, kinds: np.ndarray, k0: int, rad
                              min_off_speed_mm_s=np.inf)
     reach = radius_mm + equipment.radius_mm(DiscKind.STRIKER) + _NEAR_MM
     around, out = _around(hist, row, k0, reach, frame_dt_s), None
-    if around.moved():
+    if around.moved() and around.came_at(p0):
         # over the rail only when hit hard: a row pushed slowly along the rail loses a light disc
         # from sight, not from the board (seed 1003 at 30 fps; it slid 9 mm a frame)
         out = _from_rest(p0, t0, radius_mm, board, frame_dt_s, over_rail=around.hit_hard())
@@ -188,6 +188,18 @@ class _Around:
             return False
         spread = np.nanmax(self.xy, axis=1) - np.nanmin(self.xy, axis=1)
         return bool((np.hypot(spread[:, 0], spread[:, 1]) > _REST_STEP_MM).any())
+
+    def came_at(self, p_mm: np.ndarray) -> bool:
+        """Whether one of them came closer to `p_mm` (2,) board mm than where it was first seen:
+        what only moves away from a disc does not knock it anywhere (korona seed 1024 at 30 fps:
+        a striker struck away from a man beside it against the rail, the man taken off the board)."""
+        d = np.hypot(self.xy[..., 0] - p_mm[0], self.xy[..., 1] - p_mm[1])  # (M, W), NaN unseen
+        seen = np.isfinite(d)
+        if not seen.any():
+            return False
+        first = d[np.arange(len(d)), seen.argmax(axis=1)]
+        closest = np.where(seen, d, np.inf).min(axis=1)
+        return bool((seen.any(axis=1) & (closest < first - _REST_STEP_MM)).any())
 
     def hit_hard(self) -> bool:
         """Whether one of them moved at `_KNOCK_MM_S` or faster then, between two of its observations

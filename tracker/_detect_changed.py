@@ -8,7 +8,7 @@ over (`tracker._detect_change`).
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -38,10 +38,35 @@ _BLUR_OFF_BARE = 12
 # (past the change's growth round a disc against the cushion) to this many
 _BEYOND_PX = (3, 6)
 _OPEN2 = cv2.getStructuringElement(cv2.MORPH_RECT, (2, 2))
+# the margin round a hand left out of the bare board learned afresh (its blurred edge, its shadow)
+_HAND_GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+# the frames in which the places of discs lost while a hand was about are looked at again once it
+# has gone (see `ChangeDriven._unhidden`)
+_HIDDEN_LOOKS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Hidden:
+    """Discs lost while a hand was about (see `ChangeDriven._unhidden`): centres (K, 2) board
+    mm, nominal radii (K,) mm, and the frames (K,) each was looked at again since the hands went."""
+
+    xy_mm: np.ndarray
+    r_mm: np.ndarray
+    looks: np.ndarray
+
+    def select(self, keep: np.ndarray) -> _Hidden:
+        return _Hidden(self.xy_mm[keep], self.r_mm[keep], self.looks[keep])
+
+
+_NONE_HIDDEN = _Hidden(np.zeros((0, 2)), np.zeros(0), np.zeros(0, np.int64))
 
 
 class ChangeDriven(DetectorCore):
     """The change-driven still path's steps of `tracker.detect.Detector`."""
+
+    _hidden: _Hidden = _NONE_HIDDEN
+    # the discs as the hands now on the board came (None: no hands; see `_unhidden`)
+    _unhanded: np.ndarray | None = None
 
     # (x0, y0, x1, y1) px of the board image where discs were followed this frame and the still
     # path's planes are not yet brought up to date (see `_refresh`)
@@ -95,15 +120,24 @@ class ChangeDriven(DetectorCore):
 
     def _learn_bare(self, board_bgr: np.ndarray, found: Found, *, afresh: bool) -> None:
         """Learn the bare board (hands the board's colour stand out from it) from a frame
-        detected whole: afresh (the first frame, or the light changed) with the discs and
-        occluders filled in, else blended in away from the discs (see `StillPlanes.learn_bare`)."""
-        if afresh:
-            self._planes.learn_bare(board_bgr, self._busy(found), alpha=1.0)
-            return
-        discs = self._stamp(found.xy_mm)
-        if discs is None:
-            discs = np.zeros(self.geom.shape, np.uint8)
-        self._planes.learn_bare(board_bgr, discs, alpha=self.config.bare_alpha)
+        detected whole: afresh (the first frame, or the light changed), else blended in away from
+        the discs and hands (see `StillPlanes.learn_bare`).
+
+        From the first frame with the discs and hands filled in, not the other occluders: in
+        uneven light whole stretches of the board are far from its mean colour, and filled in
+        they were learned wrong, read as hands from then on (korona seed 1024, the hard look: the
+        row of men beside a hand taken into it and lost). Learned again as the light changed,
+        with the occluders left out too: filled in from the bare board as it was. Nor is a hand
+        blended in: where the board had not been seen bare (under the discs it was learned with)
+        it would be taken in at once, and found as a hand there long after it had gone."""
+        covered = self._stamp(found.xy_mm)
+        if covered is None:
+            covered = np.zeros(self.geom.shape, np.uint8)
+        if afresh and self._planes.bare is not None:
+            covered = self._busy(found)
+        if self._hands.any():
+            covered = cv2.bitwise_or(covered, cv2.dilate(self._hands.view(np.uint8) * np.uint8(255), _HAND_GROW))
+        self._planes.learn_bare(board_bgr, covered, alpha=1.0 if afresh else self.config.bare_alpha)
 
     def _forced(self) -> np.ndarray | None:
         """Change-driven still path: what is detected afresh, changed or not: discs that may
@@ -127,6 +161,8 @@ class ChangeDriven(DetectorCore):
             again &= in_mask(last.xy_mm, self._redone, self.maps)
         self._redone = self._nothing_redone  # unless `_detect_region` runs
         lost, self._lost_mm = self._lost_mm, np.zeros((0, 2))
+        unhidden = self._hidden.select(self._hidden.looks > 0)
+        self._looking_again = (unhidden.xy_mm, unhidden.r_mm)
         return self._stamp(np.concatenate([last.xy_mm[again], lost]))
 
     def _detect_region(
@@ -151,6 +187,10 @@ class ChangeDriven(DetectorCore):
             done = stamp_discs(geom.shape, self.maps.to_px(followed.xy_mm), 1.15 * geom.striker_r * scale)
             self._redone = done
             change = cv2.bitwise_and(change, cv2.bitwise_not(self._unexplained(before, followed, touched)))
+            # (the places of discs lost under a hand are looked at again all the same)
+            unhidden = self._stamp(self._looking_again[0])
+            if unhidden is not None:
+                change = cv2.bitwise_or(change, unhidden)
             if not change.any():
                 # all of the change was discs rolling on: no occluder came or went
                 self._refresh(board_bgr)
@@ -173,8 +213,44 @@ class ChangeDriven(DetectorCore):
         found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
-        self._lost_mm = lost
+        self._hidden = self._unhidden(last, redo, found.xy_mm)
+        self._lost_mm = np.concatenate([lost, self._hidden.xy_mm[self._hidden.looks > 0]])
         return found, self._stamp(lost)
+
+    def _unhidden(self, last: Found, redo: np.ndarray, found_mm: np.ndarray) -> _Hidden:
+        """The discs lost while a hand was on the board, to be looked at again once the hands have
+        gone (see `_forced`); `last`: the discs before this frame, `redo` (N,) bool: those looked
+        for again in it, `found_mm` (M, 2): the discs found.
+
+        A row of men the hand comes to rest against is taken into its region and lost; looked at
+        again the frame after, the hand still there, it was lost for good: nothing changes there
+        once the hand has gone (korona seed 1024 at 30 fps: two men of the S row beside the hand
+        that set the striker, unseen until the next whole detection). Nor were they taken for lost
+        (`REACH`), their neighbours in the row still found. So with a hand about, a disc that lay
+        there before the hand came and is not found again where it was is kept (not a knuckle or
+        a fingertip taken for a disc since); dropped once a disc is found there, or after
+        `_HIDDEN_LOOKS` frames without hands."""
+        hands = bool(self._hands.any())
+        if not hands:
+            self._unhanded = None
+        elif self._unhanded is None:
+            # the discs as the hand came, seen in the frame before too (a knuckle is taken for a
+            # disc as the hand comes in, before the hand is told)
+            self._unhanded = last.xy_mm[~unexplained(last.xy_mm, self._before_mm, 0.5 * self.geom.man_r)]
+        new = last.select(redo)
+        if self._unhanded is None:
+            new = new.select(np.zeros(len(new.xy_mm), bool))
+        else:
+            new = new.select(~unexplained(new.xy_mm, self._unhanded, 0.5 * self.geom.man_r))
+        hidden = _Hidden(
+            np.concatenate([self._hidden.xy_mm, new.xy_mm]),
+            np.concatenate([self._hidden.r_mm, new.nominal]),
+            np.concatenate([self._hidden.looks, np.zeros(len(new.xy_mm), np.int64)]),
+        )
+        hidden = hidden.select(unexplained(hidden.xy_mm, found_mm, 0.5 * self.geom.man_r))
+        if not hands:
+            hidden = replace(hidden, looks=hidden.looks + 1)
+        return hidden.select(hidden.looks <= _HIDDEN_LOOKS)
 
     def _unexplained(self, before: Found, followed: Followed, touched: np.ndarray) -> np.ndarray:
         """(H, W) uint8: what the followed discs' motion explains of the change, but for the change

@@ -112,6 +112,8 @@ class DetectorCore:
         # everywhere)
         self._redone: np.ndarray | None = None
         self._lost_mm = np.zeros((0, 2))  # the discs the last frame lost (see `_detect_region`)
+        # ... and the centres and radii of those lost under a hand, looked at again this frame
+        self._looking_again = (np.zeros((0, 2)), np.zeros(0))
         self._nothing_redone = np.zeros(self.geom.shape, np.uint8)
         self._before_mm = np.zeros((0, 2))  # the discs of the frame before the last (their motion)
         self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
@@ -146,6 +148,14 @@ class DetectorCore:
             if boxes is not None:
                 valid = valid & (boxes[0][outer] > 0)
             xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
+        rows = None
+        if boxes is not None:
+            # the places of discs lost under a hand, looked at again as they lay (see `_unhidden`):
+            # candidates, and men of a row there (their rims hidden by the cushion and neighbours)
+            again_xy, again_r = self._looking_again
+            inside = in_mask(again_xy, boxes[0], self.maps)
+            xy0, r0 = np.concatenate([xy0, again_xy[inside]]), np.concatenate([r0, again_r[inside]])
+            rows = ~unexplained(xy0, again_xy, 0.5 * geom.man_r)
         fg = planes.fg if boxes is None else None
         # a hand or arm reaching in: its knuckles and fingertips look like discs, so a disc on it
         # must show a clear outline nearly all round (a hand comes in over the edge: while there
@@ -166,6 +176,7 @@ class DetectorCore:
             video=False,
             hands=self._hands,
             hold=boxes is None,
+            rows=rows,
         )
         if boxes is None and self.board.rows_at_rails and self.config.complete_rows:
             found = self._complete_rows(frame_bgr, app, found)

@@ -183,21 +183,42 @@ class StillPlanes:
         self.changed = rect if self.changed is None else bounding(self.changed, rect)
 
     def learn_bare(self, board_bgr: np.ndarray, discs: np.ndarray, *, alpha: float) -> None:
-        """Learn the bare board from a rectified frame (`alpha` 1: afresh, filled in under
-        `discs`; else blended in at rate `alpha` away from them: light drifts, and a hand the
-        board's colour that rested there when it was learned fades out of it).
+        """Learn the bare board from a rectified frame (`alpha` 1: afresh, under `discs` the
+        bare board as it was where it was known, brought to the new light, else filled in; else
+        blended in at rate `alpha` away from them: light drifts, and a hand the board's colour
+        that rested there when it was learned fades out of it).
 
         Args:
             board_bgr: (H, W, 3) uint8 rectified frame.
-            discs: (H, W) uint8, 255 under the discs detected in it (and the occluders, when
-                learned afresh).
+            discs: (H, W) uint8, 255 under the discs detected in it, the hands (and the other
+                occluders, when learned afresh again).
             alpha: blending rate.
         """
         if self.bare is None or alpha >= 1.0:
-            self.bare = learn_background(board_bgr, discs)
+            before, self.bare = self.bare, learn_background(board_bgr, discs)
+            if before is not None:
+                _keep_under(self.bare, before, board_bgr, discs)
         else:
             nothing = np.zeros(discs.shape, np.uint8)
             update_background(self.bare, board_bgr, nothing, discs, alpha=alpha, near_px=0)
         self.bare_lab = np.asarray(cv2.cvtColor(self.bare.image, cv2.COLOR_BGR2LAB))
         self.off_bare = image_distance(self.lab, self.bare_lab, lightness=BARE_LIGHTNESS)
         self._mark((0, 0, self.far.shape[1], self.far.shape[0]))
+
+
+def _keep_under(bare: BackgroundModel, before: BackgroundModel, board_bgr: np.ndarray, covered: np.ndarray) -> None:
+    """Under what `covered` ((H, W) uint8) a bare board learned afresh from `board_bgr`, the bare
+    board as it was (`before`, where it was known), brought to the new light by the ratio of the
+    two where the board is seen bare now: filled in from round a hand, the bare board took the
+    hand's colour, and the hand was found there long after it had gone (korona seed 1024 at 30 fps,
+    the bare board learned again as the light changed with a hand on the board)."""
+    under = (covered > 0) & (before.known > 0)
+    if not under.any():
+        return
+    seen = (covered == 0) & (before.known > 0)
+    if not seen.any():
+        return
+    gain = board_bgr[seen].mean(axis=0) / np.maximum(before.mean[seen].mean(axis=0), 1.0)
+    bare.mean[under] = before.mean[under] * gain.astype(np.float32)
+    bare.image = cv2.convertScaleAbs(bare.mean)
+    bare.known[under] = 255

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from calibration import BoardMaps
-from tracker._detect_region import in_mask, near_mask
+from tracker._detect_region import StillPlanes, in_mask, near_mask
 
 
 def _maps(width: int, height: int, px_per_mm: float) -> BoardMaps:
@@ -34,3 +34,34 @@ def test_near_mask_is_in_mask_of_the_dilated_mask(reach: int) -> None:
     assert 0.1 < want.mean() < 0.9
     np.testing.assert_array_equal(near_mask(xy, mask, reach, maps), want)
     assert not near_mask(xy, np.zeros_like(mask), reach, maps).any()
+
+
+def _planes_over(bare_bgr: np.ndarray, covered: np.ndarray) -> StillPlanes:
+    """`StillPlanes` of a board image, its bare board learned from `bare_bgr` with `covered`
+    ((H, W) uint8 0/255) filled in."""
+    planes = StillPlanes.empty(bare_bgr.shape[:2])
+    planes.learn_bare(bare_bgr, covered, alpha=1.0)
+    return planes
+
+
+def test_a_bare_board_learned_again_keeps_the_old_one_under_a_hand() -> None:
+    """Learned afresh (the light changed) with a hand on the board, the bare board under the hand
+    is the old one in the new light, not filled in from round the hand (of the hand's colour:
+    found as a hand there long after it had gone)."""
+    h, w = 60, 90
+    board = np.full((h, w, 3), (120, 170, 200), np.uint8)
+    board[:, :30] = (60, 90, 110)  # a dim stretch
+    planes = _planes_over(board, np.zeros((h, w), np.uint8))
+    brighter = np.clip(board.astype(np.float64) * 1.1, 0, 255).astype(np.uint8)
+    now = brighter.copy()
+    now[10:50, 20:40] = (110, 130, 210)  # a hand across the dim stretch's edge
+    hand = np.zeros((h, w), np.uint8)
+    hand[8:52, 18:42] = 255
+    planes.learn_bare(now, hand, alpha=1.0)
+    assert planes.bare is not None
+    err = np.abs(planes.bare.image.astype(int) - brighter.astype(int)).max(axis=2)
+    assert err[hand > 0].max() <= 3  # the old bare board, brought to the new light
+    assert (planes.bare.known[hand > 0] == 255).all()
+    fresh = _planes_over(now, hand)  # (learned from nothing, the fill is far off there)
+    assert fresh.bare is not None
+    assert np.abs(fresh.bare.image.astype(int) - brighter.astype(int)).max(axis=2)[hand > 0].max() > 20

@@ -3,6 +3,9 @@ outline nearly all round (knuckles and fingertips look like discs), and they are
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -16,6 +19,25 @@ bench = pytest.importorskip("service.commands.bench_detect")
 # hands frames of the detection suite where knuckles and fingertips were taken for discs
 _SEEDS = ((111, "clean"), (67, "normal"), (199, "normal"), (11, "hard"), (75, "clean"), (27, "clean"))
 _OFF = DetectorConfig(hand_min_contact_mm=0.0)
+
+
+def _through_pipeline(tl: Any, seed: int, fps: float, level: str, until_s: float) -> Iterator[tuple[Any, Any, Any]]:
+    """(frame, `FrameResult`, the `Pipeline`) of simulated play `tl` rendered as the bench renders
+    seed `seed` at `fps` in the `level` look, frame by frame up to `until_s`."""
+    from fixtures.camera import sample_camera
+    from fixtures.look import sample_look
+    from tracker.pipeline import Pipeline
+
+    game = tl.board.game.value
+    rng = np.random.default_rng(seed)
+    camera, look = sample_camera(rng, resolution=(1280, 720)), sample_look(rng, level, game=game)
+    pipe = None
+    for fr in fixtures_render.render_frames(tl, camera, look, fps=fps, seed=seed):
+        if fr.t_s > until_s:
+            return
+        if pipe is None:
+            pipe = Pipeline(find_board(fr.image, game=game), game=game, equipment=tl.equipment)
+        yield fr, pipe.process(fr.image, fr.t_s), pipe
 
 
 @pytest.fixture(scope="module")
@@ -225,23 +247,12 @@ def test_the_striker_set_under_the_flicking_fingers_is_seen() -> None:
     proof of a clear outline all round; it was never seen standing, so its run was cast from the
     wrong line and the first contact called black, not white. A striker-sized disc on its line is
     no knuckle."""
-    from calibration import find_board
-    from fixtures.camera import sample_camera
-    from fixtures.look import sample_look
     from fixtures.play import simulate_play
-    from tracker.pipeline import Pipeline
 
-    seed, fps = 1040, 60.0
+    seed, seen = 1040, []
     tl = simulate_play("carrom", shots=1, seed=seed)
-    rng = np.random.default_rng(seed)
-    camera, look = sample_camera(rng, resolution=(1280, 720)), sample_look(rng, "normal")
-    pipe, seen = None, []
-    for fr in fixtures_render.render_frames(tl, camera, look, fps=fps, seed=seed):
-        if fr.t_s > 1.055:  # (struck at 1.05 s)
-            break
-        if pipe is None:
-            pipe = Pipeline(find_board(fr.image, game="carrom"), game="carrom", equipment=tl.equipment)
-        dets = pipe.process(fr.image, fr.t_s).detections
+    for fr, res, _ in _through_pipeline(tl, seed, 60.0, "normal", 1.055):  # (struck at 1.05 s)
+        dets = res.detections
         striker = [d for d in fr.truth["discs"] if d["kind"] == "striker"][0]
         if fr.t_s >= 0.99 and striker["visible"]:  # (the fingers at its edge, about to flick)
             near = np.hypot(dets.xy_board[:, 0] - striker["x_mm"], dets.xy_board[:, 1] - striker["y_mm"]) < 3.0
@@ -306,23 +317,13 @@ def test_after_a_hand_sets_the_striker_in_uneven_light_the_row_beside_it_and_the
     learned wrong there, so the hand that set the striker by the S row was taken to reach over the
     whole dim edge, the row of men into it: the row and the striker went unseen for a second and
     the shot's start was missed. Once the hand has gone, every disc on the board is seen."""
-    from fixtures.camera import sample_camera
-    from fixtures.look import sample_look
     from fixtures.play import simulate_play
-    from tracker.pipeline import Pipeline
 
-    seed, fps = 1024, 30.0
+    seed, missed, frames = 1024, [], 0
     tl = simulate_play("korona", shots=1, seed=seed)
-    rng = np.random.default_rng(seed)
-    camera, look = sample_camera(rng, resolution=(1280, 720)), sample_look(rng, "hard", game="korona")
-    pipe, missed, frames = None, [], 0
-    for fr in fixtures_render.render_frames(tl, camera, look, fps=fps, seed=seed):
-        if fr.t_s > 1.34:  # (struck at 1.35 s; the hand gone by 1.1 s)
-            break
-        if pipe is None:
-            pipe = Pipeline(find_board(fr.image, game="korona"), game="korona", equipment=tl.equipment)
-        dets = pipe.process(fr.image, fr.t_s).detections
-        if fr.t_s < 1.1:
+    for fr, res, _ in _through_pipeline(tl, seed, 30.0, "hard", 1.34):  # (struck at 1.35 s)
+        dets = res.detections
+        if fr.t_s < 1.1:  # (the hand gone by then)
             continue
         frames += 1
         xy = dets.xy_board if dets.xy_board is not None else np.zeros((0, 2))
@@ -340,24 +341,14 @@ def test_a_knuckle_in_the_shadow_of_the_hand_setting_the_striker_starts_no_shot(
     not off the bare board: taken for no occluder (occluders held to what is off the bare board),
     the knuckle's jump to the striker's place began the break 0.2 s early. The foreground round a
     hand stays an occluder: the break begins when the striker is struck."""
-    from fixtures.camera import sample_camera
-    from fixtures.look import sample_look
     from fixtures.play import simulate_play
-    from tracker.pipeline import Pipeline
 
-    seed, fps = 1024, 30.0
+    seed, fps, events, pipes = 1024, 30.0, [], []
     tl = simulate_play("carrom", shots=1, seed=seed)
-    rng = np.random.default_rng(seed)
-    camera, look = sample_camera(rng, resolution=(1280, 720)), sample_look(rng, "hard")
-    pipe, events = None, []
-    for fr in fixtures_render.render_frames(tl, camera, look, fps=fps, seed=seed):
-        if fr.t_s > 1.3:
-            break
-        if pipe is None:
-            pipe = Pipeline(find_board(fr.image, game="carrom"), game="carrom", equipment=tl.equipment)
-        events += pipe.process(fr.image, fr.t_s).events
-    assert pipe is not None
-    events += pipe.finish()
+    for _, res, pipe in _through_pipeline(tl, seed, fps, "hard", 1.3):
+        events += res.events
+        pipes.append(pipe)
+    events += pipes[-1].finish()
     start = next(e for e in tl.events if e["type"] == "shot_start")["t"]
     starts = [e.t_s for e in events if e.to_json()["type"] == "shot_start"]
     assert len(starts) == 1 and abs(starts[0] - start) <= 2.0 / fps, (starts, start)

@@ -130,11 +130,11 @@ class ChangeDriven(DetectorCore):
         with the occluders left out too: filled in from the bare board as it was. Nor is a hand
         blended in: where the board had not been seen bare (under the discs it was learned with)
         it would be taken in at once, and found as a hand there long after it had gone."""
-        covered = self._stamp(found.xy_mm)
-        if covered is None:
-            covered = np.zeros(self.geom.shape, np.uint8)
         if afresh and self._planes.bare is not None:
             covered = self._busy(found)
+        else:
+            discs = self._stamp(found.xy_mm)
+            covered = np.zeros(self.geom.shape, np.uint8) if discs is None else discs
         if self._hands.any():
             covered = cv2.bitwise_or(covered, cv2.dilate(self._hands.view(np.uint8) * np.uint8(255), _HAND_GROW))
         self._planes.learn_bare(board_bgr, covered, alpha=1.0 if afresh else self.config.bare_alpha)
@@ -145,7 +145,8 @@ class ChangeDriven(DetectorCore):
         dropping into the dark hole hardly changes the picture; one at rest does not drop),
         discs seen only as a blur, and once more round the discs the last frame lost (one that
         did not move does not change the picture: taken for part of a withdrawing hand, a man at
-        rest against the rail was lost until the next whole detection; korona seed 1003).
+        rest against the rail was lost until the next whole detection; korona seed 1003), and
+        where the discs lost while a hand was about lay, once it has gone (see `_unhidden`).
 
         Not the discs beside a hand: a row of men the hand comes to rest against is taken into
         its region and fails the test of a disc on a hand; detected afresh frame after frame,
@@ -163,7 +164,7 @@ class ChangeDriven(DetectorCore):
         lost, self._lost_mm = self._lost_mm, np.zeros((0, 2))
         unhidden = self._hidden.select(self._hidden.looks > 0)
         self._looking_again = (unhidden.xy_mm, unhidden.r_mm)
-        return self._stamp(np.concatenate([last.xy_mm[again], lost]))
+        return self._stamp(np.concatenate([last.xy_mm[again], lost, unhidden.xy_mm]))
 
     def _detect_region(
         self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray, moved: np.ndarray
@@ -214,7 +215,7 @@ class ChangeDriven(DetectorCore):
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
         self._hidden = self._unhidden(last, redo, found.xy_mm)
-        self._lost_mm = np.concatenate([lost, self._hidden.xy_mm[self._hidden.looks > 0]])
+        self._lost_mm = lost
         return found, self._stamp(lost)
 
     def _unhidden(self, last: Found, redo: np.ndarray, found_mm: np.ndarray) -> _Hidden:
@@ -237,15 +238,13 @@ class ChangeDriven(DetectorCore):
             # the discs as the hand came, seen in the frame before too (a knuckle is taken for a
             # disc as the hand comes in, before the hand is told)
             self._unhanded = last.xy_mm[~unexplained(last.xy_mm, self._before_mm, 0.5 * self.geom.man_r)]
-        new = last.select(redo)
-        if self._unhanded is None:
-            new = new.select(np.zeros(len(new.xy_mm), bool))
-        else:
-            new = new.select(~unexplained(new.xy_mm, self._unhanded, 0.5 * self.geom.man_r))
+        new = np.zeros(len(redo), bool)
+        if self._unhanded is not None:
+            new = redo & ~unexplained(last.xy_mm, self._unhanded, 0.5 * self.geom.man_r)
         hidden = _Hidden(
-            np.concatenate([self._hidden.xy_mm, new.xy_mm]),
-            np.concatenate([self._hidden.r_mm, new.nominal]),
-            np.concatenate([self._hidden.looks, np.zeros(len(new.xy_mm), np.int64)]),
+            np.concatenate([self._hidden.xy_mm, last.xy_mm[new]]),
+            np.concatenate([self._hidden.r_mm, last.nominal[new]]),
+            np.concatenate([self._hidden.looks, np.zeros(int(new.sum()), np.int64)]),
         )
         hidden = hidden.select(unexplained(hidden.xy_mm, found_mm, 0.5 * self.geom.man_r))
         if not hands:

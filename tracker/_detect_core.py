@@ -149,10 +149,10 @@ class DetectorCore:
                 valid = valid & (boxes[0][outer] > 0)
             xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
         rows = None
-        if boxes is not None:
+        again_xy, again_r = self._looking_again
+        if boxes is not None and len(again_xy):
             # the places of discs lost under a hand, looked at again as they lay (see `_unhidden`):
             # candidates, and men of a row there (their rims hidden by the cushion and neighbours)
-            again_xy, again_r = self._looking_again
             inside = in_mask(again_xy, boxes[0], self.maps)
             xy0, r0 = np.concatenate([xy0, again_xy[inside]]), np.concatenate([r0, again_r[inside]])
             rows = ~unexplained(xy0, again_xy, 0.5 * geom.man_r)

@@ -194,12 +194,10 @@ class _Around:
         what only moves away from a disc does not knock it anywhere (korona seed 1024 at 30 fps:
         a striker struck away from a man beside it against the rail, the man taken off the board)."""
         d = np.hypot(self.xy[..., 0] - p_mm[0], self.xy[..., 1] - p_mm[1])  # (M, W), NaN unseen
-        seen = np.isfinite(d)
-        if not seen.any():
+        if len(d) == 0:
             return False
-        first = d[np.arange(len(d)), seen.argmax(axis=1)]
-        closest = np.where(seen, d, np.inf).min(axis=1)
-        return bool((seen.any(axis=1) & (closest < first - _REST_STEP_MM)).any())
+        first = d[np.arange(len(d)), np.isfinite(d).argmax(axis=1)]  # (each was seen, see `_around`)
+        return bool((np.nanmin(d, axis=1) < first - _REST_STEP_MM).any())
 
     def hit_hard(self) -> bool:
         """Whether one of them moved at `_KNOCK_MM_S` or faster then, between two of its observations

@@ -1655,3 +1655,93 @@ def test_where_a_disc_stood_before_the_shot(path: str, expect: tuple[float, floa
            "standing": stand}[path]
     got = standing_place(np.array(obs), np.arange(len(obs)) / fps, 1 / fps)
     assert got.tolist() == pytest.approx(list(expect))
+
+
+def _carried_then_struck(carried: bool) -> tuple[ShotHistory, object]:
+    """Carrom seed 1033 at 30 fps, shot 3, as seen: the striker seen in the placing hand (beyond
+    the white it is to hit, then on that white), standing on its line for two frames, then struck
+    at 0.5 m/s into the white, which leaves towards the SW pocket."""
+    from tracker.events._shot import ShotContext
+
+    fps = 30.0
+    t = np.round(np.arange(11.8 * fps, 12.8 * fps)) / fps
+    xy = np.full((2, len(t), 2), np.nan)
+    rest, u, speed = np.array([-91.4, 251.4]), np.array([-0.9943, -0.1062]), 517.0
+    t_left = 12.1
+    hit = t_left + 70.0 / speed
+    on = (t >= 12.06) & (t <= hit)
+    xy[0, on] = rest + np.outer(np.clip(t[on] - t_left, 0.0, None) * speed, u)
+    after = t > hit
+    xy[0, after] = rest + 70.0 * u + np.outer(t[after] - hit, [-250.0, -180.0])
+    if carried:
+        xy[0, np.isclose(t, 11.9 + 1 / 30)] = (-144.0, 353.0)
+        xy[0, np.isclose(t, 11.9 + 2 / 30)] = (-186.0, 257.0)
+    white = np.array([-192.0, 261.0])
+    xy[1] = white
+    xy[1, after] = white + np.outer(t[after] - hit, [-300.0, 250.0])
+    hist = ShotHistory(np.array([1, 2], np.int32), t, np.arange(len(t)), xy)
+    ctx = ShotContext(game="carrom", number=3, board=BOARD, equipment=EQUIP,
+                      kind_of={1: int(DiscKind.STRIKER), 2: int(DiscKind.WHITE)}, kind_share={1: 1.0, 2: 1.0},
+                      anchors={2: (float(white[0]), float(white[1]))}, striker_rest=(float(rest[0]), float(rest[1])),
+                      hidden=frozenset(), t_trigger_s=12.133, frame_dt_s=1 / fps, placement_line_mm=252.6,
+                      placement_extent_mm=235.0, placement_tol_mm=21.5,
+                      kind_before={1: int(DiscKind.STRIKER), 2: int(DiscKind.WHITE)}, trigger_ids=frozenset({1}))
+    return hist, ctx
+
+
+@pytest.mark.parametrize("carried", [False, True], ids=["seen-only-standing", "seen-in-the-hand-first"])
+def test_the_striker_seen_in_the_placing_hand_before_it_stood_does_not_make_its_run(carried: bool) -> None:
+    """Issue 4 (carrom seed 1033 at 30 fps, shot 3): the striker was seen in the hand that placed it,
+    beyond the white it was then struck into, and on that white, before it stood on its line. Its
+    run was taken from those two sightings: the shot dated 0.45 s early; and with the run mended,
+    the white was taken for passed by (the striker "went past" it in the hand, and it stood still
+    after). The run starts where it was last seen standing; the white is hit first."""
+    from tracker.events._shot import analyse_shot
+
+    hist, ctx = _carried_then_struck(carried)
+    out = analyse_shot(hist, ctx, float(hist.t_s[-1]), len(hist.t_s) - 1)
+    start = [e for e in out.events if e.kind == "shot_start"]
+    assert len(start) == 1 and abs(start[0].t_s - 12.1) <= 1 / 30, start
+    assert out.record is not None and out.record.first_disc_id == 2, out.record
+
+
+@pytest.mark.parametrize("knuckle", [False, True], ids=["seen-standing", "a-knuckle-taken-for-it"])
+def test_a_striker_that_left_off_the_line_through_where_it_was_seen_standing_runs_its_own_way(knuckle: bool) -> None:
+    """Issue 4 (carrom seed 1033 at 30 fps, shot 4): a knuckle of the hand that set the striker,
+    22 mm from it, was taken for it standing; the striker, seen once standing under the hand and
+    then eight times on a straight run that does not pass there, had its run drawn from the knuckle
+    along its first step. Its own sightings in motion, three or more on a line, make the run."""
+    t = np.array([15.1, 15.167, 15.2, 15.233, 15.267, 15.3, 15.333, 15.367, 15.4])
+    xy = np.array([[19.0, 251.0], [19.0, 251.0], [14.0, 247.0], [4.0, 229.0], [-4.0, 213.0], [-15.0, 196.0],
+                   [-24.0, 181.0], [-33.0, 165.0], [-42.0, 149.0]])
+    if knuckle:
+        xy[0] = (41.0, 247.0)
+    rest = xy[0]
+    run = striker_run(t, xy, rest_xy=rest, line_mm=252.6, assumed_speed_mm_s=3500.0, tol_mm=4.0, move_mm=5.0)
+    assert run is not None
+    assert float(run.direction @ np.array([-0.5, -0.866])) > 0.995, run.direction
+    assert abs(float(run.origin_mm[0]) - 20.0) <= 3.0, run.origin_mm
+
+
+def test_two_sightings_before_a_contact_do_not_move_the_striker_off_where_it_stood() -> None:
+    """Issue 4 (carrom seed 1033 at 30 fps, the break): the striker seen twice at 3 m/s, then turned
+    by the man it hit; the line through those two misses its place by 27 mm (any two sightings make
+    a line). It left from where it stood."""
+    rest = np.array([-56.0, 252.8])
+    t = np.array([1.0, 1.033, 1.067, 1.1, 1.133, 1.2, 1.233])
+    xy = np.array([rest, rest, [-35.0, 165.0], [-41.0, 77.0], [-82.0, 67.0], [-160.0, 59.0], [-205.0, 55.0]])
+    run = striker_run(t, xy, rest_xy=rest, line_mm=252.6, assumed_speed_mm_s=3500.0, tol_mm=4.0, move_mm=5.0)
+    assert run is not None and run.origin_mm.tolist() == rest.tolist()
+
+
+def test_a_striker_seen_first_in_the_pack_it_broke_left_from_where_it_stood() -> None:
+    """Issue 4 (carrom seed 1007 at 60 fps, the break): the striker, seen standing, is next seen in
+    the pack 180 mm on, then pushing it slowly aside along a straight line; followed back, that line
+    meets the E placement line, 340 mm from its place. Its way on after the contact is not its run
+    from its place."""
+    rest = np.array([-80.0, 252.0])
+    t = np.concatenate([[1.017, 1.033, 1.05], 1.083 + np.arange(20) / 60.0])
+    slow = np.array([-35.0, 77.0]) + np.outer(np.arange(20) * 5.9, [-0.91, 0.41])
+    xy = np.concatenate([[rest, rest, rest], slow])
+    run = striker_run(t, xy, rest_xy=rest, line_mm=252.6, assumed_speed_mm_s=3500.0, tol_mm=4.0, move_mm=5.0)
+    assert run is not None and run.origin_mm.tolist() == rest.tolist()

@@ -91,7 +91,7 @@ def find_first_contact(hist: ShotHistory, ctx: ShotContext, run: StrikerRun | No
         t_hit = t0 + (travelled + cast.s_mm) / speed
         if cast.what == "disc":
             disc = break_tie(hist, origin, u, xy, reach, eligible, cast.disc, anchor, tune)
-            if not cushions and _stood_still(hist, disc, striker, anchor, radius, origin, u, cast.s_mm, tune):
+            if not cushions and _stood_still(hist, disc, striker, anchor, radius, run, cast.s_mm, tune):
                 # passed by, not touched: it was moved later by something else (carrom seed 1022 at
                 # 60 fps: a white 0.1 mm clear of the striker's way, the line through it cast as a graze)
                 eligible = eligible.copy()
@@ -136,15 +136,19 @@ def _went_on_unseen(hist: ShotHistory, row: int, run: StrikerRun) -> bool:
 
 
 def _stood_still(hist: ShotHistory, row: int, striker: int, anchor: np.ndarray, radius: np.ndarray,
-                 origin: np.ndarray, u: np.ndarray, s_mm: float, tune: ShotTuning) -> bool:
+                 run: StrikerRun, s_mm: float, tune: ShotTuning) -> bool:
     """Whether the disc at `row`, on its own, stood still after the striker went past it.
 
-    The striker went past when first seen `s_mm` or further along its line from `origin`; if it went
-    past fast, a disc it touched left its place at once, unless another disc touching it took the
-    blow (a pack). A striker never seen that far (stopped by what it hit) says nothing.
+    The striker went past when first seen `s_mm` or further along its `run` from its origin, after
+    it set off (before, a hand carried it about: carrom seed 1033 at 30 fps, seen in the placing
+    hand beyond the white it was later to hit, the white taken for passed by); if it went past
+    fast, a disc it touched left its place at once, unless another disc touching it took the blow
+    (a pack). A striker never seen that far (stopped by what it hit) says nothing.
     """
     _, ts, ps = hist.observations(striker)
-    past = np.flatnonzero((ps - origin) @ u >= s_mm)
+    since = max(int(np.searchsorted(ts, run.t_start_s, side="right")) - 1, 0)  # (with its last sighting at rest)
+    ts, ps = ts[since:], ps[since:]
+    past = np.flatnonzero((ps - run.origin_mm) @ run.direction >= s_mm)
     k = int(past[0]) if past.size else 0
     if k == 0 or float(np.hypot(*(ps[k] - ps[k - 1]))) < _GRAZE_SPEED_MM_S * float(ts[k] - ts[k - 1]):
         return False

@@ -181,7 +181,8 @@ class Tracker:
         either = blurred | misread
         guessed = either if either.any() else None
         # 1. continuation of recently seen tracks (segment from last position to the prediction)
-        rows, cols = self._continue(st, z, dets.kind, t, dets.score, guessed)
+        men_dets = None if men is None else men[0]
+        rows, cols = self._continue(st, z, dets.kind, t, dets.score, guessed, men_dets)
         track_of_det[cols] = rows
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
         rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, guessed, on_men)
@@ -189,7 +190,7 @@ class Tracker:
         if blurred.any():
             track_of_det = self._drop_streaks(st, z, track_of_det, blurred)
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
-        st = self._observe(st, z, dets, t, track_of_det, guessed)
+        st = self._observe(st, z, dets, t, track_of_det, guessed, None if men is None else men)
         st, track_of_det = self._spawn(st, z, dets, t, track_of_det, misread, blurred)
         det_ids = np.where(track_of_det >= 0, st.ids[np.maximum(track_of_det, 0)] if len(st) else -1, -1)
         st = self._prune(st)
@@ -231,9 +232,11 @@ class Tracker:
 
     def _continue(
         self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float, det_score: np.ndarray,
-        guessed: np.ndarray | None,
+        guessed: np.ndarray | None, on_man: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """One global assignment of live tracks to detections (min total distance to the predictions).
+        """One global assignment of live tracks to detections (min total distance to the predictions);
+        `on_man` (N,) bool: the detections that are a man standing there, his size misread (see
+        `misread_men`), never the striker's.
 
         One pass, not nearest-first: when a moving disc stops next to one that starts, the sum of
         distances keeps both identities where a greedy or two-stage match swaps them.
@@ -328,6 +331,14 @@ class Tracker:
         elif striker.any():
             striker &= sub.confirmed | self._sure(sub.votes, sub.hits)
         s_rows = striker.nonzero()[0]
+        if s_rows.size and guessed is not None:
+            cost = self._streaks_behind(cost, sub, s_rows[(at_rest | started)[s_rows]], z, det_kind, guessed)
+        if s_rows.size and on_man is not None:
+            # ... but not a man's misread away from where it is (its gate is wide and leaving it
+            # unmatched costs the most: it took a white misread by the SW pocket from the white's
+            # own track, 390 mm off; carrom seed 1033 at 30 fps)
+            men = on_man.nonzero()[0]
+            allowed[np.ix_(s_rows, men)] &= dist[np.ix_(s_rows, men)] <= cfg.base_gate_mm
         if s_rows.size:
             # ... if it is sure: a hand or a false detection is now and then taken for a striker (issue 4)
             unsure = (det_score < cfg.striker_revive_score)[None, :] & (cost[s_rows] > cfg.miss_cost_mm)
@@ -346,6 +357,26 @@ class Tracker:
         p0, p1 = sub.xy.take(r, axis=0), z.take(c, axis=0)
         c = untangle(p0, p1, c, r_mm[:, None] + r_mm[None, :], allowed.take(r, axis=0))
         return live[r], c
+
+    def _streaks_behind(self, cost: np.ndarray, sub: Motion, rows: np.ndarray, z: np.ndarray, det_kind: np.ndarray,
+                        guessed: np.ndarray) -> np.ndarray:
+        """`cost` with the guessed detections on the way from where the striker stood (`rows` of
+        `sub`: striker tracks at rest or just set off) to a sharp striker-sized detection costing
+        more than that one's distance (by `base_gate_mm`): the streak it drew as it left, not the striker (carrom seed
+        1033 at 30 fps: the striker's blur 10 mm off its place taken for it, the striker itself
+        40 mm on starting a new track, and the shot's way read from the streak)."""
+        blurs, sharp = guessed.nonzero()[0], (~guessed & (det_kind == _STRIKER)).nonzero()[0]
+        if rows.size == 0 or blurs.size == 0 or sharp.size == 0:
+            return cost
+        # every track's way to every sharp one: (rows * sharp) segments
+        a = np.repeat(sub.xy[rows], sharp.size, axis=0)
+        b = np.tile(z[sharp], (rows.size, 1))
+        on_way = point_segment_distance(z[blurs], a, b) < float(self.radius_mm.min())
+        beyond = np.hypot(*(b - a).T) + self.config.base_gate_mm
+        floor = np.where(on_way, beyond[:, None], 0.0).reshape(rows.size, sharp.size, blurs.size)
+        out = cost.copy()
+        out[np.ix_(rows, blurs)] = np.maximum(out[np.ix_(rows, blurs)], floor.max(axis=1))
+        return out
 
     def _blocked(self, sub: Motion, rows: np.ndarray, pred: np.ndarray) -> np.ndarray:
         """(K,) bool: tracks `rows` of `sub` whose step from their last sighting to `pred` (M, 2) passes
@@ -467,12 +498,25 @@ class Tracker:
     # -- state update ----------------------------------------------------------------------------
 
     def _observe(self, st: TrackArrays, z: np.ndarray, dets: FrameDetections, t: float,
-                 track_of_det: np.ndarray, guessed: np.ndarray | None) -> TrackArrays:
+                 track_of_det: np.ndarray, guessed: np.ndarray | None,
+                 men: tuple[np.ndarray, np.ndarray] | None = None) -> TrackArrays:
+        """Take the matched detections into their tracks; `men`: the detections that are a man
+        standing there, his size misread, and those men (see `misread_men`).
+
+        A man taken up by his misread stays where he stands: fitted at the striker's size, the
+        centre is drawn a few mm off (to one side of his rim), and the step would set him moving
+        and end his standing there, so that he no longer held his misreads (carrom seed 1033 at 30
+        fps: a white by the SW pocket, then taken for the striker)."""
         # (the working state is private: written in place; snapshots and selections are copies)
         cfg = self.config
         matched = track_of_det >= 0
         cols = matched.nonzero()[0]
         rows = track_of_det[cols]
+        if men is not None and cols.size:
+            stays = men[0][cols] & men[1][rows]
+            if stays.any():
+                z = z.copy()
+                z[cols[stays]] = st.xy[rows[stays]]
         seen = np.zeros(len(st), bool)
         seen[rows] = True
         # (`take` along axis 0: the rows of a 2-D array, without fancy indexing's overhead)

@@ -331,8 +331,6 @@ class Tracker:
         elif striker.any():
             striker &= sub.confirmed | self._sure(sub.votes, sub.hits)
         s_rows = striker.nonzero()[0]
-        if s_rows.size and guessed is not None:
-            cost = self._streaks_behind(cost, sub, s_rows[(at_rest | started)[s_rows]], z, det_kind, guessed)
         if s_rows.size and on_man is not None:
             # ... but not a man's misread away from where it is (its gate is wide and leaving it
             # unmatched costs the most: it took a white misread by the SW pocket from the white's
@@ -347,6 +345,8 @@ class Tracker:
                 # ... except straight ahead of a moving striker: its blur streak at 30 fps scores low
                 unsure &= ~heading_cone(sub.xy[s_rows], sub.vel[s_rows], z, at_rest[s_rows])
                 allowed[s_rows] &= ~unsure
+        if s_rows.size and guessed is not None:
+            cost = self._streaks_behind(cost, allowed, sub, s_rows[(at_rest | started)[s_rows]], z, det_kind, guessed)
         # (one cost of leaving any striker track unmatched, the largest: with each its own, the track
         # unseen longest, whose gate is widest, took the striker's detection from the one seen just now,
         # and two tracks on one striker took it in turn; seed 1003 at 30 fps, issue 4)
@@ -358,13 +358,14 @@ class Tracker:
         c = untangle(p0, p1, c, r_mm[:, None] + r_mm[None, :], allowed.take(r, axis=0))
         return live[r], c
 
-    def _streaks_behind(self, cost: np.ndarray, sub: Motion, rows: np.ndarray, z: np.ndarray, det_kind: np.ndarray,
-                        guessed: np.ndarray) -> np.ndarray:
+    def _streaks_behind(self, cost: np.ndarray, allowed: np.ndarray, sub: Motion, rows: np.ndarray, z: np.ndarray,
+                        det_kind: np.ndarray, guessed: np.ndarray) -> np.ndarray:
         """`cost` with the guessed detections on the way from where the striker stood (`rows` of
-        `sub`: striker tracks at rest or just set off) to a sharp striker-sized detection costing
-        more than that one's distance (by `base_gate_mm`): the streak it drew as it left, not the striker (carrom seed
-        1033 at 30 fps: the striker's blur 10 mm off its place taken for it, the striker itself
-        40 mm on starting a new track, and the shot's way read from the streak)."""
+        `sub`: striker tracks at rest or just set off) to a sharp striker-sized detection it may
+        take (`allowed`) costing more than that one's distance (by `base_gate_mm`): the streak it
+        drew as it left, not the striker (carrom seed 1033 at 30 fps: the striker's blur 10 mm off
+        its place taken for it, the striker itself 40 mm on starting a new track, and the shot's
+        way read from the streak)."""
         blurs, sharp = guessed.nonzero()[0], (~guessed & (det_kind == _STRIKER)).nonzero()[0]
         if rows.size == 0 or blurs.size == 0 or sharp.size == 0:
             return cost
@@ -372,6 +373,9 @@ class Tracker:
         a = np.repeat(sub.xy[rows], sharp.size, axis=0)
         b = np.tile(z[sharp], (rows.size, 1))
         on_way = point_segment_distance(z[blurs], a, b) < float(self.radius_mm.min())
+        # (only to a sighting the track may take: one too doubtful to be the striker there leaves the
+        # blur the striker's; carrom seed 1034 at 60 fps, the break)
+        on_way &= allowed[np.ix_(rows, sharp)].reshape(-1, 1)
         beyond = np.hypot(*(b - a).T) + self.config.base_gate_mm
         floor = np.where(on_way, beyond[:, None], 0.0).reshape(rows.size, sharp.size, blurs.size)
         out = cost.copy()

@@ -402,6 +402,22 @@ def test_the_streak_a_striker_draws_as_it_leaves_its_place_is_not_the_striker(sh
     assert tracks.det_track_id[-1] == 1, tracks.det_track_id
 
 
+def test_a_blur_on_the_way_to_a_sighting_too_doubtful_for_the_striker_is_the_striker() -> None:
+    """Issue 4 (carrom seed 1034 at 60 fps, the break): the struck striker, unseen for a frame, is
+    seen as a blur 64 mm on and as a doubtful sharp sighting (score 0.55) 107 mm on, too far for
+    so doubtful a sighting to be taken. The blur is the striker: its track takes it, and the
+    shot's way is read from it."""
+    tr = Tracker(RADII)
+    blur = FrameDetections.FLAG_BLURRED
+    rest = (-90.4, 251.6)
+    for k in range(10):
+        tr.update(_dets([rest], [3], k / 60.0))
+    tr.update(_dets([], [], 10 / 60.0))
+    d = _dets([(-69.0, 191.0), (-51.0, 152.0)], [3, 3], 11 / 60.0)
+    tracks = tr.update(replace(d, flags=np.array([blur, 0], np.uint8), score=np.array([0.3, 0.55], np.float32)))
+    assert tracks.det_track_id[0] == 1, tracks.det_track_id
+
+
 @pytest.mark.parametrize("kind", [1, 3], ids=["coin", "striker"])
 def test_a_dormant_coin_track_is_taken_up_by_a_coin_only(kind: int) -> None:
     """Issue #7 (korona seed 2008 at 120 fps): a dark man's track, its colour unsure (read black and

@@ -190,7 +190,7 @@ class Tracker:
         if blurred.any():
             track_of_det = self._drop_streaks(st, z, track_of_det, blurred)
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
-        st = self._observe(st, z, dets, t, track_of_det, guessed, None if men is None else men)
+        st = self._observe(st, z, dets, t, track_of_det, guessed, men)
         st, track_of_det = self._spawn(st, z, dets, t, track_of_det, misread, blurred)
         det_ids = np.where(track_of_det >= 0, st.ids[np.maximum(track_of_det, 0)] if len(st) else -1, -1)
         st = self._prune(st)

@@ -162,9 +162,13 @@ class ChangeDriven(DetectorCore):
             again &= in_mask(last.xy_mm, self._redone, self.maps)
         self._redone = self._nothing_redone  # unless `_detect_region` runs
         lost, self._lost_mm = self._lost_mm, np.zeros((0, 2))
+        return self._stamp(np.concatenate([last.xy_mm[again], lost, self._looking_again()[0]]))
+
+    def _looking_again(self) -> tuple[np.ndarray, np.ndarray]:
+        """The centres (K, 2) board mm and nominal radii (K,) mm of the discs lost under a hand
+        looked at again this frame, once it has gone (see `_unhidden`)."""
         unhidden = self._hidden.select(self._hidden.looks > 0)
-        self._looking_again = (unhidden.xy_mm, unhidden.r_mm)
-        return self._stamp(np.concatenate([last.xy_mm[again], lost, unhidden.xy_mm]))
+        return unhidden.xy_mm, unhidden.r_mm
 
     def _detect_region(
         self, frame_bgr: np.ndarray, board_bgr: np.ndarray, change: np.ndarray, moved: np.ndarray
@@ -189,7 +193,7 @@ class ChangeDriven(DetectorCore):
             self._redone = done
             change = cv2.bitwise_and(change, cv2.bitwise_not(self._unexplained(before, followed, touched)))
             # (the places of discs lost under a hand are looked at again all the same)
-            unhidden = self._stamp(self._looking_again[0])
+            unhidden = self._stamp(self._looking_again()[0])
             if unhidden is not None:
                 change = cv2.bitwise_or(change, unhidden)
             if not change.any():

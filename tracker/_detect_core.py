@@ -112,8 +112,6 @@ class DetectorCore:
         # everywhere)
         self._redone: np.ndarray | None = None
         self._lost_mm = np.zeros((0, 2))  # the discs the last frame lost (see `_detect_region`)
-        # ... and the centres and radii of those lost under a hand, looked at again this frame
-        self._looking_again = (np.zeros((0, 2)), np.zeros(0))
         self._nothing_redone = np.zeros(self.geom.shape, np.uint8)
         self._before_mm = np.zeros((0, 2))  # the discs of the frame before the last (their motion)
         self._occluder_px = int(config.occlusion_min_area_mm2 * config.px_per_mm**2)
@@ -149,7 +147,7 @@ class DetectorCore:
                 valid = valid & (boxes[0][outer] > 0)
             xy0, r0 = self._vote(ys, xs, unit, valid, origin=(outer[1].start or 0, outer[0].start or 0))
         rows = None
-        again_xy, again_r = self._looking_again
+        again_xy, again_r = self._looking_again()
         if boxes is not None and len(again_xy):
             # the places of discs lost under a hand, looked at again as they lay (see `_unhidden`):
             # candidates, and men of a row there (their rims hidden by the cushion and neighbours)
@@ -293,6 +291,11 @@ class DetectorCore:
             min_contact_px=cfg.hand_min_contact_mm * cfg.px_per_mm,
             min_half_width_px=cfg.hand_min_half_width_mm * cfg.px_per_mm,
         )
+
+    def _looking_again(self) -> tuple[np.ndarray, np.ndarray]:
+        """The centres (K, 2) board mm and nominal radii (K,) mm of discs looked for again this
+        frame where they lay, found or not (none here; see `ChangeDriven`)."""
+        return np.zeros((0, 2)), np.zeros(0)
 
     def _stamp(self, xy_mm: np.ndarray) -> np.ndarray | None:
         """(H, W) uint8 board-image mask round points (N, 2) board mm (None if there are none).

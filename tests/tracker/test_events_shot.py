@@ -1745,3 +1745,33 @@ def test_a_striker_seen_first_in_the_pack_it_broke_left_from_where_it_stood() ->
     xy = np.concatenate([[rest, rest, rest], slow])
     run = striker_run(t, xy, rest_xy=rest, line_mm=252.6, assumed_speed_mm_s=3500.0, tol_mm=4.0, move_mm=5.0)
     assert run is not None and run.origin_mm.tolist() == rest.tolist()
+
+
+@pytest.mark.parametrize(("striker", "shot"), [("standing", False), ("hidden", True)],
+                         ids=["striker-where-the-shot-left-it", "striker-not-seen-lately"])
+def test_a_coin_pushed_while_the_striker_lies_where_the_last_shot_left_it_starts_no_shot(
+        striker: str, shot: bool) -> None:
+    """Issue 4 (carrom seed 1033 at 30 fps): after a shot the hand reached for the striker where it
+    had come to rest, mid-board, and pushed a black aside (the hand not told from the pale board);
+    a second shot began. A shot is struck from a placement line: while the striker is seen lying
+    where the last shot left it, off every line, a coin set moving is moved by a hand. With the
+    striker not seen for a moment (under a hand, perhaps set down and struck), it may have been hit."""
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    fps = 60.0
+    tracker, events = Tracker(np.array([15.5, 15.5, 15.5, 20.5])), EventDetector(BOARD, EQUIP)
+    black, starts = np.array([-60.0, -90.0]), []
+    for k in range(int(4.5 * fps)):
+        t = k / fps
+        at = (0.0, -252.6 + 1200.0 * min(max(t - 1.2, 0.0), 0.12))  # struck at 1.2 s, at rest mid-board
+        pushed = black + np.array([-1500.0, 0.0]) * max(t - 3.8, 0.0)  # pushed away from the striker
+        xy, kinds = [tuple(pushed)], [1]
+        if striker == "standing" or t < 3.3:
+            xy.append(at)
+            kinds.append(3)
+        update = events.update(tracker.update(_board_detections(xy, kinds, t)))
+        starts += [e.t_s for e in update.events if e.kind == "shot_start"]
+    starts += [e.t_s for e in events.finish() if e.kind == "shot_start"]
+    assert starts[0] == pytest.approx(1.2, abs=0.05)
+    assert (len(starts) == 2 or events._in_shot) is shot, starts

@@ -38,7 +38,7 @@ from tracker.events._start import (
     stood_behind,
     where_it_stood,
 )
-from tracker.events.types import GameEvent
+from tracker.events.types import EventKind, GameEvent
 from tracker.occlusion import hidden_on_rings
 from tracker.specs import STILL_STEP_MM, BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
@@ -104,6 +104,7 @@ class EventDetector:
     _hidden: set[int] = field(init=False, repr=False)
     _known: set[int] = field(init=False, repr=False)
     _doubles: set[int] = field(init=False, repr=False)  # tracks that vanished in motion in a shot, not seen since
+    _striker_left: dict[int, tuple[float, float]] = field(init=False, repr=False)  # where the last shot left it
     _known_arr: np.ndarray | None = field(init=False, repr=False)
     _hands: HandTrail = field(init=False, repr=False)
     _t0: float | None = field(init=False, repr=False)
@@ -122,6 +123,7 @@ class EventDetector:
         self._t_trigger, self._rest_since, self._ctx = 0.0, None, None
         self._hidden, self._known, self._known_arr = set(), set(), None
         self._doubles = set()
+        self._striker_left = {}
         self._t0, self._last = None, None
         self._hands = HandTrail(self.board.half_mm)
         self.last_shot = None
@@ -266,6 +268,9 @@ class EventDetector:
             # over a row at the rail stir it, too few to count as a hand)
             fast[c_rows] = False
             c_rows = c_rows[:0]
+        if c_rows.size and self._striker_stands_off_line(tracks):
+            fast[c_rows] = False
+            c_rows = c_rows[:0]
         if c_rows.size:  # ... and moving away from the striker, if it was seen standing a moment ago
             c_rows = self._away_from_striker(tracks, c_rows, fast)
         if c_rows.size:  # a coin is set moving by a hit: it stood there before (seed 1005, a fingertip, issue 4)
@@ -351,6 +356,35 @@ class EventDetector:
         fast[rows[~away]] = False
         return np.asarray(rows[away])
 
+    def _striker_stands_off_line(self, tracks: Tracks) -> bool:
+        """Whether the striker is where the last shot left it, away from every placement line, seen
+        standing there a moment ago (`_FRESH_S`). A shot is struck from a placement line: a coin set
+        moving while the striker still lies where it came to rest is moved by a hand (carrom seed
+        1033 at 30 fps: the hand reaching for the striker, not told from the pale board, pushed a
+        black aside; its knuckle was taken for the striker moving off, the black for a coin it
+        struck). The striker's own track, there since the shot: not a false detection of one."""
+        left = self._striker_left
+        if not left:
+            return False
+        rows = np.flatnonzero(np.isin(tracks.ids, list(left)) & (tracks.t_s - tracks.last_t_s <= _FRESH_S))
+        if not rows.size:
+            return False
+        hist, span = tracks.hist_xy_mm[rows], self._stand_span
+        stood = has_stood(hist, span=span)
+        where = where_it_stood(hist, tracks.xy_mm[rows], span=span)
+        rest = np.array([left[int(i)] for i in tracks.ids[rows]])
+        there = stood & (np.hypot(*(where - rest).T) <= _LINE_NOISE_MM)
+        off = distance_from_line(rest, np.zeros_like(rest), self.placement_line_mm, self.placement_extent_mm,
+                                 self._line_band_mm, stood=np.ones(len(rest), bool))
+        return bool((there & (off > 0.0)).any())
+
+    @property
+    def _line_band_mm(self) -> float:
+        """How far (mm) from a placement line a striker standing on it may be seen."""
+        b = self.board
+        half_band = b.base_line_gap_mm / 2 if b.base_line_length_mm > 0 else b.rail_zone_depth_mm / 2
+        return half_band + _LINE_NOISE_MM
+
     def _striker_about(self, tracks: Tracks, occluded: OcclusionTest) -> bool:
         """Whether a striker may be on the board: one seen in the last few seconds, or a hand over a
         placement line (the striker put down under it, struck from under it)."""
@@ -379,9 +413,7 @@ class EventDetector:
 
     def _line_lead_s(self, tracks: Tracks, speed: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """(R,) time (s) each track of `rows` would have taken at its speed to come from a placement line."""
-        b = self.board
-        half_band = b.base_line_gap_mm / 2 if b.base_line_length_mm > 0 else b.rail_zone_depth_mm / 2
-        band = half_band + _LINE_NOISE_MM
+        band = self._line_band_mm
         hist, xy, vel = tracks.hist_xy_mm[rows], tracks.xy_mm[rows], tracks.vel_mm_s[rows]
         # standing: still over ~50 ms (a slow striker at 120 fps moves less than the noise per frame)
         span = self._stand_span
@@ -529,6 +561,8 @@ class EventDetector:
         self._doubles.update(out.doubles)
         self._known.difference_update(self._doubles)  # (one seen again between shots was put there by hand)
         self._known_arr = None
+        self._striker_left = {int(r["id"]): (float(r["x_mm"]), float(r["y_mm"])) for e in out.events
+                              if e.kind is EventKind.SHOT_END for r in e.payload["rest"] if r["kind"] == "striker"}
         self.last_shot = out
         return out
 

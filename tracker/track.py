@@ -57,6 +57,7 @@ _STRIKER = int(DiscKind.STRIKER)
 _MOVING_MM_S = 300.0  # a striker this fast is moving (not a disc at rest seen with noise)
 _STRUCK_JUMP_MM = 120.0  # a striker struck from rest is seen this far from where it stood, at most
 _STRUCK_SCORE = 0.7  # ... read as a coin as sure as this at least (see `struck_strikers`)
+_REBOUND_MM_S = 1500.0  # a disc this fast, heading into a cushion, may be seen far off its prediction after it
 # a striker-sized detection this many man radii from where a man stands is that man, misread
 _MISREAD_MAN_REACH = 0.3
 
@@ -187,6 +188,9 @@ class Tracker:
         # 2. jumps (a disc just hit, a fast striker) and returns (from under a hand)
         rows2, cols2 = self._jump(st, z, dets.kind, t, track_of_det, dets.score, guessed, on_men)
         track_of_det[cols2] = rows2
+        # 2b. a fast disc seen again after a bounce off a cushion, far from its straight prediction
+        rows3, cols3 = self._rebound(st, z, dets.kind, t, track_of_det, guessed)
+        track_of_det[cols3] = rows3
         if blurred.any():
             track_of_det = self._drop_streaks(st, z, track_of_det, blurred)
         # 3. update matched tracks, age the others, start tentative tracks, roll the history
@@ -274,6 +278,12 @@ class Tracker:
         reach = cfg.base_gate_mm + speed_bound * dt
         gate = np.minimum(reach, cfg.max_jump_mm * (1 + sub.missed))  # the cap is per frame
         penalty, forbidden = self._kind_terms(sub.kind, sub.share, det_kind, guessed)
+        # (no colour cost where the track's last few sightings agree with it: after a mix-up in a
+        # crowd the track follows a disc of the other colour, and its detections are that disc's;
+        # carrom seed 1033 at 30 fps: a black followed by a track voted white gave its detection,
+        # past the N cushion, to the white flying off the board there)
+        recent = st.recent[live].argmax(axis=1)
+        penalty = np.where(recent[:, None] == det_kind[None, :], 0.0, penalty)
         allowed = (dist <= gate[:, None]) & ~forbidden
         sunk = self._sunk(sub.xy, pred)  # went into a pocket: never continued by another disc's detection
         if sunk.any():
@@ -472,6 +482,64 @@ class Tracker:
             return np.zeros(0, np.intp), np.zeros(0, np.intp)
         r, c = assign(cost, ok, np.full(free_t.size, 1e6))
         return free_t[r], free_d[c]
+
+    def _rebound(self, st: TrackArrays, z: np.ndarray, det_kind: np.ndarray, t: float,
+                 track_of_det: np.ndarray, guessed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Fast discs that went unmatched, heading into a cushion, paired with the sightings nobody
+        took within their reach (each the other's nearest).
+
+        A disc bouncing off a cushion between two frames is seen far from its straight prediction,
+        and its velocity, measured across the bounce, points the wrong way: the step costs more
+        than leaving the track unmatched, and every sighting after starts a track of its own
+        (carrom seed 1033 at 30 fps: a white at 4.4 m/s off the E cushion, in three new tracks
+        one after another, the last gone over the N cushion before it counted as a disc, and no
+        "off the board")."""
+        cfg = self.config
+        empty = np.zeros(0, np.intp), np.zeros(0, np.intp)
+        free_d = (track_of_det < 0).nonzero()[0]
+        if free_d.size == 0 or len(st) == 0:
+            return empty
+        speed = np.hypot(st.vel[:, 0], st.vel[:, 1])
+        fast = np.maximum(speed, st.prev_speed)
+        cand = st.confirmed & (st.missed == 0) & (fast >= _REBOUND_MM_S)
+        cand[track_of_det[track_of_det >= 0]] = False
+        rows = cand.nonzero()[0]
+        if rows.size == 0:
+            return empty
+        dt = t - st.last_t[rows]
+        # ... on a path: seen in each of the last three frames, that fast over the two steps between
+        # (a track whose sightings jumped out and back has no path to bounce along)
+        k = st.hist.shape[1]
+        last3 = st.hist[rows][:, [(self._head - j) % k for j in (1, 2, 3)]]  # (R, 3, 2), newest first
+        steps = np.hypot(*np.diff(last3, axis=1).transpose(2, 0, 1)).sum(axis=1)  # (NaN: not seen)
+        on_path = steps >= _REBOUND_MM_S * 2.0 * dt
+        rows, dt = rows[on_path], dt[on_path]
+        if rows.size == 0:
+            return empty
+        unit = st.vel[rows] / np.maximum(speed[rows], 1e-9)[:, None]
+        reach = cfg.base_gate_mm + 1.5 * fast[rows] * dt
+        wall, folded = self._fold(st.xy[rows], st.xy[rows] + unit * reach[:, None], st.kind[rows])
+        bounces = np.any(wall != folded, axis=1) if wall is not folded else np.zeros(rows.size, bool)
+        bounces &= ~self._sunk(st.xy[rows], wall)
+        rows, reach = rows[bounces], reach[bounces]
+        if rows.size == 0:
+            return empty
+        dist = point_distance(z[free_d], st.xy[rows])  # (R, F)
+        _, forbidden = self._kind_terms(st.kind[rows], st.share[rows], det_kind[free_d],
+                                        None if guessed is None else guessed[free_d], by_size=True)
+        ok = (dist <= reach[:, None]) & ~forbidden
+        # (not a disc seen again where it lay at rest)
+        resting = speed < cfg.rest_speed_mm_s
+        if resting.any():
+            again = np.asarray((point_distance(z[free_d], st.xy[resting]) <= cfg.base_gate_mm).any(axis=0))
+            ok &= ~again[None, :]
+        if not ok.any():
+            return empty
+        cost = np.where(ok, dist, np.inf)
+        best_d, best_t = cost.argmin(axis=1), cost.argmin(axis=0)
+        r = np.flatnonzero(np.isfinite(cost.min(axis=1)))
+        r = r[best_t[best_d[r]] == r]
+        return rows[r], free_d[best_d[r]]
 
     def _sunk(self, xy: np.ndarray, pred: np.ndarray) -> np.ndarray:
         """(M,) bool: tracks whose path from `xy` to `pred` runs well inside a point of no return."""

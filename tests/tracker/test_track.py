@@ -612,3 +612,36 @@ def test_two_doubtful_striker_sightings_do_not_take_the_striker_far_off() -> Non
                                np.array(scores, np.float32), xy_board=a, t_s=k / 30)
         ids.append(tr.update(dets).det_track_id.tolist())
     assert ids[-1] == ids[0], ids
+
+
+def test_a_fast_disc_seen_after_a_bounce_off_a_cushion_keeps_its_track() -> None:
+    """Issue 4 (carrom seed 1033 at 30 fps): a white at 4.4 m/s bounced off the E cushion just
+    before a frame. Its velocity, measured across the bounce, points into the cushion, and the
+    next sighting lies far from its prediction: the step cost more than leaving the track
+    unmatched, and each sighting after started a track of its own. Unmatched, heading into a
+    cushion on a fast path, the track takes the sighting nobody took within its reach."""
+    tr = Tracker(RADII, half_mm=370.0)
+    flight = [(133.0, 13.0), (278.0, -13.0), (306.0, -42.0), (228.0, -135.0), (149.0, -227.0)]
+    ids = []
+    for k, p in enumerate([(56.0, 28.0)] * 10 + flight):
+        ids.append(int(tr.update(_dets([p, (-200.0, 200.0)], [0, 1], k / 30.0)).det_track_id[0]))
+    assert len(set(ids)) == 1, ids
+
+
+def test_a_track_following_the_other_colour_lately_pays_no_colour_cost_for_it() -> None:
+    """Issue 4 (carrom seed 1033 at 30 fps): after a mix-up a track voted white for a second
+    followed a black. Two tracks, both voted white, went for the black's next sighting, and the
+    white flying off the board there took it (both paid the colour's cost; its way ran nearer).
+    The track whose last sightings were black pays none, and keeps the black."""
+    tr = Tracker(RADII)
+    ids = []
+    for k in range(40):  # A: a white at rest; B: a white at rest far off
+        ids.append(tr.update(_dets([(0.0, 0.0), (200.0, -75.0)], [0, 0], k / 30.0)).det_track_id.tolist())
+    a, b = ids[-1]
+    for k in range(40, 46):  # A now follows a black creeping north; B sets off towards it, fast
+        j = k - 39
+        tracks = tr.update(_dets([(0.0, -10.0 * j), (200.0 - 30.0 * j, -75.0)], [1, 0], k / 30.0))
+        assert tracks.det_track_id.tolist() == [a, b]
+    # the black's next sighting: 32 mm off A's prediction, 13 mm off B's way
+    tracks = tr.update(_dets([(32.0, -70.0)], [1], 46 / 30.0))
+    assert tracks.det_track_id.tolist() == [a], (a, b, tracks.det_track_id)

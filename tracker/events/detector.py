@@ -104,7 +104,7 @@ class EventDetector:
     _hidden: set[int] = field(init=False, repr=False)
     _known: set[int] = field(init=False, repr=False)
     _doubles: set[int] = field(init=False, repr=False)  # tracks that vanished in motion in a shot, not seen since
-    _striker_left: dict[int, tuple[float, float]] = field(init=False, repr=False)  # where the last shot left it
+    _striker_left: tuple[np.ndarray, np.ndarray] = field(init=False, repr=False)  # the last shot's strikers: ids, mm
     _known_arr: np.ndarray | None = field(init=False, repr=False)
     _hands: HandTrail = field(init=False, repr=False)
     _t0: float | None = field(init=False, repr=False)
@@ -123,7 +123,7 @@ class EventDetector:
         self._t_trigger, self._rest_since, self._ctx = 0.0, None, None
         self._hidden, self._known, self._known_arr = set(), set(), None
         self._doubles = set()
-        self._striker_left = {}
+        self._striker_left = (np.zeros(0, np.int64), np.zeros((0, 2)))
         self._t0, self._last = None, None
         self._hands = HandTrail(self.board.half_mm)
         self.last_shot = None
@@ -363,16 +363,17 @@ class EventDetector:
         1033 at 30 fps: the hand reaching for the striker, not told from the pale board, pushed a
         black aside; its knuckle was taken for the striker moving off, the black for a coin it
         struck). The striker's own track, there since the shot: not a false detection of one."""
-        left = self._striker_left
-        if not left:
+        ids, left = self._striker_left
+        if not ids.size:
             return False
-        rows = np.flatnonzero(np.isin(tracks.ids, list(left)) & (tracks.t_s - tracks.last_t_s <= _FRESH_S))
+        lately = tracks.t_s - tracks.last_t_s <= _FRESH_S
+        rows, k = np.nonzero((tracks.ids[:, None] == ids[None, :]) & lately[:, None])
         if not rows.size:
             return False
         hist, span = tracks.hist_xy_mm[rows], self._stand_span
         stood = has_stood(hist, span=span)
         where = where_it_stood(hist, tracks.xy_mm[rows], span=span)
-        rest = np.array([left[int(i)] for i in tracks.ids[rows]])
+        rest = left[k]
         there = stood & (np.hypot(*(where - rest).T) <= _LINE_NOISE_MM)
         off = distance_from_line(rest, np.zeros_like(rest), self.placement_line_mm, self.placement_extent_mm,
                                  self._line_band_mm, stood=np.ones(len(rest), bool))
@@ -561,8 +562,10 @@ class EventDetector:
         self._doubles.update(out.doubles)
         self._known.difference_update(self._doubles)  # (one seen again between shots was put there by hand)
         self._known_arr = None
-        self._striker_left = {int(r["id"]): (float(r["x_mm"]), float(r["y_mm"])) for e in out.events
-                              if e.kind is EventKind.SHOT_END for r in e.payload["rest"] if r["kind"] == "striker"}
+        left = [r for e in out.events if e.kind is EventKind.SHOT_END
+                for r in e.payload["rest"] if r["kind"] == "striker"]
+        self._striker_left = (np.array([r["id"] for r in left], np.int64),
+                              np.array([(r["x_mm"], r["y_mm"]) for r in left], np.float64).reshape(-1, 2))
         self.last_shot = out
         return out
 

@@ -14,8 +14,8 @@ import numpy as np
 
 __all__ = [
     "StrikerRun", "back_to_line", "distance_from_line", "fit_direction", "follow_line", "has_stood", "is_behind",
-    "jumps_off_line", "line_gap", "motion_began", "start_on_line", "stood_at_first", "stood_behind", "striker_run",
-    "where_it_stood",
+    "jumps_off_line", "line_gap", "motion_began", "on_placement_line", "start_on_line", "stood_at_first",
+    "stood_behind", "striker_run", "where_it_stood",
 ]
 
 
@@ -230,6 +230,22 @@ def start_on_line(xy: np.ndarray, u: np.ndarray, line_mm: float, extent_mm: floa
     return back_to_line(c + float((xy[0] - c) @ u) * u, u, line_mm, extent_mm + 20.0)
 
 
+def on_placement_line(xy: np.ndarray, line_mm: float, extent_mm: float, band_mm: float) -> np.ndarray:
+    """(n,) bool: points (n, 2) board mm within `band_mm` of a placement line (x or y = +-`line_mm`,
+    `extent_mm` either side of the middle, the band beyond its ends too).
+
+    Examples:
+        >>> on_placement_line(np.array([[0.0, 240.0], [0.0, 100.0], [240.0, -260.0]]), 250.0, 200.0, 30.0).tolist()
+        [True, False, False]
+    """
+    xy = np.asarray(xy, np.float64).reshape(-1, 2)
+    on = np.zeros(len(xy), bool)
+    for axis in (0, 1):
+        near = (np.abs(xy[:, axis] - line_mm) <= band_mm) | (np.abs(xy[:, axis] + line_mm) <= band_mm)
+        on |= near & (np.abs(xy[:, 1 - axis]) <= extent_mm + band_mm)
+    return on
+
+
 def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_mm: float,
                        band_mm: float, *, stood: np.ndarray | None = None) -> np.ndarray:
     """(n,) distance each disc travelled from a placement line, followed back against its velocity.
@@ -256,12 +272,10 @@ def distance_from_line(xy: np.ndarray, vel: np.ndarray, line_mm: float, extent_m
     """
     xy, vel = np.asarray(xy, np.float64).reshape(-1, 2), np.asarray(vel, np.float64).reshape(-1, 2)
     u = vel / np.maximum(np.hypot(vel[:, 0], vel[:, 1]), 1e-9)[:, None]
-    best = np.full(len(xy), np.inf)
+    best = np.where(on_placement_line(xy, line_mm, extent_mm, band_mm), 0.0, np.inf)
     for axis in (0, 1):  # four lines, each over all discs at once
         other = xy[:, 1 - axis]
         for sign in (-1.0, 1.0):
-            on = (np.abs(xy[:, axis] - sign * line_mm) <= band_mm) & (np.abs(other) <= extent_mm + band_mm)
-            best[on] = 0.0
             ua = np.where(np.abs(u[:, axis]) > 1e-6, u[:, axis], 1.0)
             s = (xy[:, axis] - sign * line_mm) / ua  # distance back along -u
             along = np.abs(other - s * u[:, 1 - axis])

@@ -35,10 +35,11 @@ from tracker.events._start import (
     has_stood,
     is_behind,
     motion_began,
+    on_placement_line,
     stood_behind,
     where_it_stood,
 )
-from tracker.events.types import EventKind, GameEvent
+from tracker.events.types import GameEvent
 from tracker.occlusion import hidden_on_rings
 from tracker.specs import STILL_STEP_MM, BoardSpec, DiscKind, EquipmentSpec
 from tracker.track import Tracks
@@ -375,9 +376,8 @@ class EventDetector:
         where = where_it_stood(hist, tracks.xy_mm[rows], span=span)
         rest = left[k]
         there = stood & (np.hypot(*(where - rest).T) <= _LINE_NOISE_MM)
-        off = distance_from_line(rest, np.zeros_like(rest), self.placement_line_mm, self.placement_extent_mm,
-                                 self._line_band_mm, stood=np.ones(len(rest), bool))
-        return bool((there & (off > 0.0)).any())
+        on = on_placement_line(rest, self.placement_line_mm, self.placement_extent_mm, self._line_band_mm)
+        return bool((there & ~on).any())
 
     @property
     def _line_band_mm(self) -> float:
@@ -562,10 +562,12 @@ class EventDetector:
         self._doubles.update(out.doubles)
         self._known.difference_update(self._doubles)  # (one seen again between shots was put there by hand)
         self._known_arr = None
-        left = [r for e in out.events if e.kind is EventKind.SHOT_END
-                for r in e.payload["rest"] if r["kind"] == "striker"]
-        self._striker_left = (np.array([r["id"] for r in left], np.int64),
-                              np.array([(r["x_mm"], r["y_mm"]) for r in left], np.float64).reshape(-1, 2))
+        rec = out.record
+        if rec is None:  # (no shot: no striker left anywhere)
+            self._striker_left = (np.zeros(0, np.int64), np.zeros((0, 2)))
+        else:
+            left = (rec.kinds == _STRIKER) & np.isfinite(rec.after_mm[:, 0])
+            self._striker_left = (rec.ids[left].astype(np.int64), rec.after_mm[left])
         self.last_shot = out
         return out
 

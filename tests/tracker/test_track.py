@@ -576,6 +576,23 @@ def test_a_disc_skimming_a_pockets_mouth_keeps_its_track(into: bool) -> None:
 
 
 
+@pytest.mark.parametrize(("running", "taken_up"), [(True, False), (False, True)], ids=["ran-in", "stood-by-it"])
+def test_a_disc_lost_running_through_a_pockets_point_of_no_return_is_not_taken_up_beside_it(
+        running: bool, taken_up: bool) -> None:
+    """Carrom seed 1007 at 60 fps: a white ran into the SE pocket at 2.5 m/s, its way 13 mm off the
+    pocket's centre (inside the point of no return, not well inside it), and was lost there; 0.4 s
+    later a false detection 28 mm off, by the pocket, took its track up, and the pocket was never
+    called. A disc standing by the pocket, lost from sight, is taken up there as before."""
+    pocket = np.array([[-347.75, -347.75], [347.75, -347.75], [347.75, 347.75], [-347.75, 347.75]])
+    if running:
+        path = [(292.0 - 31.0 * k, 315.0 - 28.0 * k) for k in range(6, -1, -1)] + [(323.0, 343.0)]
+    else:
+        path = [(323.0, 343.0)] * 8
+    frames = [([p], [0]) for p in path] + [([], [])] * 24 + [([(310.0, 354.0)], [0])]
+    ids = _follow(frames, fps=60.0, sinks_mm=pocket, sink_radius_mm=14.0, hole_radius_mm=22.25, half_mm=370.0)
+    assert (ids[-1][0] == ids[0][0]) == taken_up, ids
+
+
 @pytest.mark.parametrize("rule", [True, False], ids=["rule", "no-rule"])
 def test_a_row_at_rest_keeps_its_identities_when_one_man_is_unseen(rule: bool) -> None:
     """Korona seed 1001: eight men in a row against the cushion, 25 mm apart; one was lost for a

@@ -703,6 +703,34 @@ def test_a_disc_lost_a_frame_short_of_a_pocket_and_seen_again_in_it_went_in_then
     assert losses[0][1].t_s == pytest.approx(t[5] + way / float(np.hypot(*v)), abs=2e-3)
 
 
+@pytest.mark.parametrize(("last_mm", "sliding", "at_once"), [(23.2, False, True), (40.0, False, False),
+                                                               (23.2, True, False)],
+                         ids=["struck-on-the-brink", "short-of-it", "sliding-onto-it"])
+def test_a_disc_struck_on_a_pockets_brink_and_then_seen_in_the_hole_went_in_at_once(
+        last_mm: float, sliding: bool, at_once: bool) -> None:
+    """Korona seed 1033 at 30 fps: a white at rest on the NW pocket's brink, struck by the striker,
+    seen once 3 mm on and then only in the hole three frames later: it went in before the next frame
+    (8.573 s), not when it was seen in the hole (8.667 s). Dated half a frame after its last sighting
+    outside. One last seen short of the brink, or sliding slowly onto it (korona seed 1007 at 60 fps),
+    is dated later, from its way or where it was seen in the hole, as before."""
+    fps = 30.0
+    t = 8.3 + np.arange(12) / fps
+    pocket = BOARD_K.pockets_mm[0]
+    inward = np.array([1.0, 1.0]) / np.sqrt(2.0)
+    xy = np.full((len(t), 2), np.nan)
+    xy[:8] = pocket + (last_mm + 3.0) * inward  # standing
+    if sliding:
+        xy[:8] = pocket + (last_mm + 3.0 * np.arange(8, 0, -1))[:, None] * inward
+    xy[8] = pocket + last_mm * inward  # struck: 3 mm on
+    xy[11] = pocket + 10.0 * inward  # in the hole
+    losses = _one_track_losses("korona", 0, 12.5, t, xy, t_trigger_s=8.0, fps=fps)
+    assert [(loss.pocket, loss.side) for _, loss in losses] == [("NW", None)], losses
+    if at_once:
+        assert losses[0][1].t_s == pytest.approx(t[8] + 0.5 / fps, abs=1e-3)
+    else:
+        assert losses[0][1].t_s > t[8] + 1.0 / fps
+
+
 @pytest.mark.parametrize("stood", [True, False], ids=["struck-where-it-stood", "rolling-on"])
 def test_a_disc_struck_into_a_pocket_from_where_it_stood_went_in_at_twice_its_steps_speed(stood: bool) -> None:
     """Korona seed 1039 at 30 fps: a white standing 60 mm from the NE pocket's centre, struck by
@@ -857,6 +885,49 @@ def test_a_coin_moving_towards_the_standing_striker_starts_no_shot(
         dets = _board_detections(xy, [1, 3][: len(xy)], t)
         events.update(tracker.update(dets))
     assert events._in_shot == shot
+
+
+@pytest.mark.parametrize(("fps", "speed_mm_s", "shot"),
+                         [(120.0, 450.0, True), (120.0, 300.0, False), (30.0, 450.0, True)],
+                         ids=["gentle-120fps", "creeping-120fps", "gentle-30fps"])
+def test_a_gentle_shot_at_a_high_frame_rate_begins(fps: float, speed_mm_s: float, shot: bool) -> None:
+    """Carrom seed 1044 at 120 fps: a 0.45 m/s shot from the N base line (it sank a black) moved under
+    4 mm a frame, half the distance a start must show in a frame at the lowest rate, so it never began.
+    Over the span of a 30 fps frame it moves as far as it would at 30 fps. A striker creeping on
+    slower than a start (0.3 m/s) begins none at any rate."""
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    tracker, events = Tracker(np.array([15.5, 15.5, 15.5, 20.5])), EventDetector(BOARD, EQUIP)
+    line = -BOARD.placement_line_mm
+    for k in range(int(1.6 * fps)):
+        t = k / fps
+        moved = speed_mm_s * max(t - 1.0, 0.0)
+        xy = [(55.0, line + moved), (-120.0, 40.0)]
+        events.update(tracker.update(_board_detections(xy, [3, 1], t)))
+    assert events._in_shot == shot
+
+
+def test_a_track_jumping_from_a_hand_to_the_striker_lying_there_begins_no_gentle_shot() -> None:
+    """Korona seed 1011 at 120 fps: a striker track born on the hand that set the striker down jumped
+    to the striker lying 43 mm off, back to the hand and again to the striker: over a 30 fps frame's
+    span it had come 44 mm, as fast as a shot, but in jumps, not steadily. No shot began."""
+    from tracker.events.detector import EventDetector
+    from tracker.track import Tracker
+
+    fps, kboard = 120.0, load_board("korona")
+    tracker, events = Tracker(np.array([12.5, 12.5, 12.5, 25.0])), EventDetector(kboard, load_equipment("korona"))
+    # the striker where the last shot left it, then taken up by the hand; its track taken up again
+    # by the hand's sighting as the hand sets it down
+    before, lying, hand = (-320.0, -250.0), (-239.0, -392.0), {0: (-199.0, -408.0), 1: None, 3: (-200.0, -431.0)}
+    out: list = []
+    for k in range(int(1.5 * fps)):
+        t = k / fps
+        j = k - int(1.0 * fps)
+        striker = before if t < 0.6 else None if j < 0 else hand[j] if j in hand else lying
+        xy = [(100.0, 0.0)] + ([striker] if striker else [])
+        out += events.update(tracker.update(_board_detections(xy, [1, 3][: len(xy)], t))).events
+    assert not events._in_shot and "shot_start" not in [e.kind.value for e in out], out
 
 
 @pytest.mark.parametrize(("came", "lost"), [(True, False), (False, True)], ids=["cue-tip", "disc-lying-there"])
@@ -1567,7 +1638,8 @@ def test_a_striker_whose_track_ended_on_its_way_went_on_unseen(ending: str, firs
     if ending == "misread-behind":
         xy[end] = xy[end - 1] - 10.0 * u + 40.0 * np.array([0.8, 0.6])
     hist = ShotHistory(np.array([1], np.int32), t, np.arange(len(t)), xy[None])
-    run = striker_run(t, xy[np.isfinite(xy[:, 0])], rest_xy=origin, line_mm=252.6, assumed_speed_mm_s=3500.0,
+    seen = np.isfinite(xy[:, 0])
+    run = striker_run(t[seen], xy[seen], rest_xy=origin, line_mm=252.6, assumed_speed_mm_s=3500.0,
                       tol_mm=4.0, move_mm=5.0)
     assert run is not None
     ctx = ShotContext(game="carrom", number=1, board=BOARD, equipment=EQUIP, kind_of={1: int(DiscKind.STRIKER)},

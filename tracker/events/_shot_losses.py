@@ -100,7 +100,7 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         steady = None if v is None else _steady_velocity(t, p, v, dt)
         loss = _classify(p[-1], v, float(t[-1]), float(radius[row]), ctx, tune, steady=steady)
         if loss is not None and loss.pocket is not None and v is None and len(cols) >= 4:
-            loss = _dated_before_gap(loss, t, p, ctx, dt)
+            loss = _dated_before_gap(loss, t, p, ctx, dt, tune)
         if loss is not None and loss.pocket is not None and v is not None and _set_off(p):
             loss = _dated_from_rest(loss, p[-1], 2.0 * v, float(t[-1]), float(radius[row]), ctx, tune)
         if loss is None and (v is None or _from_rest(p)):
@@ -176,14 +176,18 @@ def _line_fit(t: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return vel, p.mean(axis=0) + vel * tt[-1]
 
 
-def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext, dt: float) -> Loss:
+def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext, dt: float,
+                      tune: ShotTuning) -> Loss:
     """A disc seen again, after a gap, only in a pocket (`loss`) went in when its steady path before the
     gap reached the point of no return, if it did within the gap (carrom seed 2008 at 120 fps: a black
     rolling down the E cushion into the SE pocket, lost four frames before it went in and seen once in
     the hole, was dated at that sighting, five frames late). A path that misses the point of no return
     but runs at it from a frame's run of it glanced off a cushion into the pocket: it went in when its
     speed took it that far (korona seed 1033 at 30 fps: a black lost 43 mm from the NW pocket at
-    2.4 m/s, seen in the hole 1.3 s later, was dated then)."""
+    2.4 m/s, seen in the hole 1.3 s later, was dated then). One last seen on the pocket's brink just
+    struck where it stood went in before the next frame, unseen since: dated half a frame on (korona
+    seed 1033 at 30 fps: a white at rest on the NW pocket's brink, struck by the striker, seen once 3 mm
+    on, then in the hole three frames later and dated there, 94 ms late)."""
     before = (t < t[-1] - 2.5 * dt) & (t >= t[-2] - _STEADY_FRAMES * dt - 1e-9)
     if not before[-2] or before.sum() < 3:
         return loss
@@ -195,6 +199,12 @@ def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext
         speed = float(np.hypot(*vel))
         if float(np.dot(pocket - at, vel)) > 0.0 and way <= speed * _GLANCE_IN_FRAMES * dt:
             t_in = max(way, 0.0) / speed
+    brink = float(np.hypot(*(pocket - p[-2]))) <= ctx.board.pocket_no_return_mm + tune.pocket_reach_mm
+    # (struck where it stood: not one sliding slowly on, which goes in when its way gets there; korona
+    # seed 1007 at 60 fps, a white along the N rail at 0.15 m/s, in three frames after it was lost)
+    struck = len(p) >= 5 and bool((np.hypot(*(p[-5:-3] - p[-3]).T) <= STILL_STEP_MM).all())
+    if brink and struck and (t_in is None or t[-2] + t_in >= loss.t_s):
+        t_in = 0.5 * dt
     if t_in is None or t[-2] + t_in >= loss.t_s:
         return loss
     return Loss(loss.pocket, None, round(float(t[-2] + t_in), 4))

@@ -55,6 +55,7 @@ _STAND_S = 0.05  # a disc seen within a few mm of one place over this long stood
 # for a coin seconds ago and taken up again where the hand is now (seed 2008)
 _COIN_SEEN_S = 0.5
 _FRESH_S = 0.2  # the striker seen standing this long ago at most still stands there
+_SPAN_S = 1.0 / 30.0  # motion between shots is judged over a frame at 30 fps too (see `_span_speed`)
 # a shot is put back at most this far before its motion was noticed, to when the striker set off
 _BACK_S = 1.0
 # a striker not seen for this long, with no hand over a placement line, is off the board, s; the
@@ -255,11 +256,16 @@ class EventDetector:
         # (the striker put down by hand, a false detection taken for it) jumps, it does not move
         hist = tracks.hist_xy_mm
         in_a_row = np.isfinite(hist[:, -3:-1, 0]).any(axis=1) if hist.shape[1] >= 3 else tracks.seen
-        fast = tracks.seen & in_a_row & tracks.confirmed & ~at_rest & (speed > cfg.start_speed_mm_s)
+        # (for the striker above 30 fps, the speed over a 30 fps frame's span too: a gentle shot at 120
+        # fps moves about as far in a frame as the noise, its speed from one frame to the next now above
+        # the start's and now below it; carrom seed 1044 at 120 fps, a 0.5 m/s shot that sank a black
+        # never began. Not for the men: moved by a hand as slowly, they began shots; korona, 200 shots)
+        moving = (speed > cfg.start_speed_mm_s) & (speed * self.frame_dt_s > 0.5 * cfg.start_disp_mm)
+        moving |= (self._span_speed(tracks) > cfg.start_speed_mm_s) & (tracks.kind == _STRIKER)
+        fast = tracks.seen & in_a_row & tracks.confirmed & ~at_rest & moving
         if fast.any():  # motion under a hand is the hand (or a detection of it), not a disc struck
             rows = np.flatnonzero(fast)
             fast[rows[occluded(tracks.xy_mm[rows])]] = False
-        fast &= speed * self.frame_dt_s > 0.5 * cfg.start_disp_mm
         # a striker set in motion left its placement line a moment ago; one that comes in from beyond
         # the line, or would have crossed open board unseen to get here, is a hand (issue 4)
         striker = tracks.kind == _STRIKER
@@ -332,6 +338,23 @@ class EventDetector:
                                                                                    strict=True)}
             return
         self._begin_shot(tracks, frozenset([*moved_again.tolist(), *tracks.ids[vanished_moving].tolist()]))
+
+    def _span_speed(self, tracks: Tracks) -> np.ndarray:
+        """(M,) each track's speed (mm/s) over the span of a 30 fps frame (`_SPAN_S`) up to now, where
+        it moved steadily: seen in every frame of it, no step more than twice the span's mean step (a
+        track jumping from a hand's sighting to the striker lying there is no gentle shot: korona seed
+        1011 at 120 fps). NaN at 30 fps and below, where it did not, or where the span's displacement
+        is under half `start_disp_mm` (what one step at the lowest rate must show, see `_watch_start`)."""
+        k = int(round(_SPAN_S / self.frame_dt_s))
+        hist = tracks.hist_xy_mm
+        if k < 2 or hist.shape[1] <= k:
+            return np.full(len(tracks.ids), np.nan)
+        span = hist[:, -1 - k:]  # (M, k + 1, 2): the span's sightings, NaN where unseen
+        steps = np.hypot(*np.diff(span, axis=1).transpose(2, 0, 1))  # (M, k)
+        way = np.hypot(*(span[:, -1] - span[:, 0]).T)
+        steady = (steps <= 2.0 * way[:, None] / k).all(axis=1)  # (NaN, unseen: not steady)
+        way = np.where(tracks.seen & steady & (way > 0.5 * self.config.start_disp_mm), way, np.nan)
+        return np.asarray(way / (k * self.frame_dt_s))
 
     def _away_from_striker(self, tracks: Tracks, rows: np.ndarray, fast: np.ndarray) -> np.ndarray:
         """The coins of `rows` (moving fast) the striker may have hit: all of them, unless the striker

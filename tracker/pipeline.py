@@ -131,6 +131,11 @@ class FrameResult:
 
 # (12, 6) the ring's halves: six points in a row from each
 _HALVES = (np.arange(12)[:, None] + np.arange(6)[None, :]) % 12
+# a disc standing where it stood: its last sightings (at least `_STOOD_OBS`, over `_STOOD_FRAMES`
+# frames) within `_STOOD_MM` of where it is, and this frame's detection that close to it too
+_STOOD_MM = 4.0
+_STOOD_OBS = 3
+_STOOD_FRAMES = 4
 
 
 def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.ndarray], radius_mm: np.ndarray,
@@ -161,6 +166,21 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     if set_striker is not None:
         sure |= set_striker
     return np.asarray(covered & ~(side & sure))
+
+
+def _standing(tracks: Tracks, board: BoardSpec) -> np.ndarray:
+    """(K, 2) board mm: where the confirmed tracks seen this frame stand, their last sightings (at
+    least `_STOOD_OBS` of the last `_STOOD_FRAMES` frames) all within `_STOOD_MM` of it; none over a
+    pocket's hole (its edge, read as a disc, stands there too: korona seed 1033 at 30 fps)."""
+    rows = np.flatnonzero(tracks.seen & tracks.confirmed)
+    if rows.size == 0 or tracks.hist_xy_mm.shape[1] < _STOOD_FRAMES:
+        return np.zeros((0, 2))
+    xy = tracks.xy_mm[rows]
+    off = np.hypot(*(tracks.hist_xy_mm[rows, -_STOOD_FRAMES:] - xy[:, None, :]).transpose(2, 0, 1))  # NaN: unseen
+    seen = np.isfinite(off)
+    still = (seen.sum(axis=1) >= _STOOD_OBS) & (np.where(seen, off, 0.0) <= _STOOD_MM).all(axis=1)
+    hole = np.hypot(*(xy[:, None, :] - board.pockets_mm[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return np.asarray(xy[still & (hole > board.pocket_radius_mm)])
 
 
 def default_detector_config(game: str) -> DetectorConfig:
@@ -228,12 +248,14 @@ class Pipeline:
         self._t_prev = -np.inf
         self._remove: tuple[int, ...] = ()
         self._held: list[GameEvent] = []
+        self._standing = np.zeros((0, 2))  # where discs stood in the last frame (see `_standing`)
 
     def reset(self) -> None:
         """Start again (a new video on the same board)."""
         self.tracker.reset()
         self.events.reset()
         self._frame_idx, self._t_prev, self._remove, self._held = -1, -np.inf, (), []
+        self._standing = np.zeros((0, 2))
 
     def process(self, frame_bgr: np.ndarray | None, t_s: float) -> FrameResult:
         """Run one video frame through detection, tracking and events.
@@ -291,14 +313,23 @@ class Pipeline:
             if set_striker.any() and dets.xy_board is not None:
                 set_striker[set_striker] = self.board.on_placement_line(dets.xy_board[set_striker],
                                                                         self.equipment.striker_diameter_mm)
-            dets = dets[~under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
-                                    frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score,
-                                    set_striker=set_striker)]
+            hand = under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
+                              frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score, set_striker=set_striker)
+            if hand.any() and len(self._standing) and dets.xy_board is not None:
+                # ... but a disc with a clear outline seen standing there, frame after frame, is that
+                # disc beside the hand (carrom seed 1044 at 120 fps: a black beside the hand resting
+                # after the stroke dropped, its track took a pocket's rim and the black was called
+                # pocketed). Not a faint one: the hand coming over a korona row of light men, one
+                # kept at its edge was followed on through a sighting of the hand (korona seed 1005)
+                gap = np.hypot(*(dets.xy_board[hand][:, None, :] - self._standing[None, :, :]).transpose(2, 0, 1))
+                hand[hand] = (gap.min(axis=1) > _STOOD_MM) | (dets.score[hand] < cfg.hand_side_score)
+            dets = dets[~hand]
         # (only when they differ: re-validating the detections costs time every frame)
         if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)
         # 3. track (ids that left the board last frame are forgotten first)
         tracks = self.tracker.update(dets, remove=self._remove)
+        self._standing = _standing(tracks, self.board)
         # 4. events
         update = self.events.update(tracks, is_occluded=detection.is_occluded)
         self._remove = update.remove

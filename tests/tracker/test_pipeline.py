@@ -89,6 +89,31 @@ def test_detections_inside_a_hand_are_ignored(xy: tuple[float, float], score: fl
     assert len(off.process_detection(_HandDetection([xy], [3], occluded_fraction=0.05), 1.0).detections) == 1
 
 
+@pytest.mark.parametrize(("before", "score", "kept"),
+                         [("standing", 0.9, True), ("standing", 0.6, False), ("nothing", 0.9, False),
+                          ("elsewhere", 0.9, False), ("over-a-hole", 0.9, False)],
+                         ids=["standing", "standing-faint", "nothing", "elsewhere", "over-a-hole"])
+def test_a_disc_standing_where_a_hand_comes_beside_it_is_kept(before: str, score: float, kept: bool) -> None:
+    """Carrom seed 1044 at 120 fps: the hand came to rest after the stroke beside a black standing in
+    the open, its mask round most of the black's ring: the black's detections were dropped as a
+    knuckle's, its track took a pocket's rim and the black was called pocketed. A disc seen standing
+    there frame after frame, its outline clear, is that disc; a faint one (korona seed 1005 at 120
+    fps: a light man at the edge of a hand coming over his row), a "disc" first seen as the hand
+    comes, or standing elsewhere, or over a pocket's hole (its edge, read as a disc, stands there
+    too), is held to the hand's test as before."""
+    pipe = Pipeline(None)
+    spot = (335.0, 335.0) if before == "over-a-hole" else (0.0, 230.0)
+    for k in range(6):
+        xy = {"nothing": [], "elsewhere": [(0.0, 160.0)]}.get(before, [spot])
+        pipe.process_detection(_StubDetection(xy, [1] * len(xy)), k / 30.0)
+    if before == "over-a-hole":
+        hand = _StubDetection([spot], [1], occluded_fraction=0.05, score=score, hand=(spot[0], spot[1], 45.0))
+    else:
+        hand = _HandDetection([spot], [1], occluded_fraction=0.05, score=score)
+    res = pipe.process_detection(hand, 6 / 30.0)
+    assert res.board_ok and len(res.detections) == int(kept)
+
+
 @pytest.mark.slow
 def test_synthetic_suite_accuracy() -> None:
     """Seeded simulated play (three runs of four shots at 30, 60 and 120 fps, hands), detections

@@ -168,10 +168,12 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     return np.asarray(covered & ~(side & sure))
 
 
-def _standing(tracks: Tracks, board: BoardSpec) -> np.ndarray:
-    """(K, 2) board mm: where the confirmed tracks seen this frame stand, their last sightings (at
-    least `_STOOD_OBS` of the last `_STOOD_FRAMES` frames) all within `_STOOD_MM` of it; none over a
-    pocket's hole (its edge, read as a disc, stands there too: korona seed 1033 at 30 fps)."""
+def _standing(tracks: Tracks | None, board: BoardSpec) -> np.ndarray:
+    """(K, 2) board mm: where the confirmed tracks seen in the frame of `tracks` (None: none yet)
+    stand, their last sightings (at least `_STOOD_OBS` of the last `_STOOD_FRAMES` frames) all within
+    `_STOOD_MM` of it; none over a pocket's hole (its edge, read as a disc, stands there too)."""
+    if tracks is None:
+        return np.zeros((0, 2))
     rows = np.flatnonzero(tracks.seen & tracks.confirmed)
     if rows.size == 0 or tracks.hist_xy_mm.shape[1] < _STOOD_FRAMES:
         return np.zeros((0, 2))
@@ -248,14 +250,14 @@ class Pipeline:
         self._t_prev = -np.inf
         self._remove: tuple[int, ...] = ()
         self._held: list[GameEvent] = []
-        self._standing = np.zeros((0, 2))  # where discs stood in the last frame (see `_standing`)
+        self._tracks: Tracks | None = None  # the last frame's (where discs stood: see `_standing`)
 
     def reset(self) -> None:
         """Start again (a new video on the same board)."""
         self.tracker.reset()
         self.events.reset()
         self._frame_idx, self._t_prev, self._remove, self._held = -1, -np.inf, (), []
-        self._standing = np.zeros((0, 2))
+        self._tracks = None
 
     def process(self, frame_bgr: np.ndarray | None, t_s: float) -> FrameResult:
         """Run one video frame through detection, tracking and events.
@@ -315,21 +317,21 @@ class Pipeline:
                                                                         self.equipment.striker_diameter_mm)
             hand = under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
                               frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score, set_striker=set_striker)
-            if hand.any() and len(self._standing) and dets.xy_board is not None:
+            standing = _standing(self._tracks, self.board) if hand.any() else np.zeros((0, 2))
+            if len(standing) and dets.xy_board is not None:
                 # ... but a disc with a clear outline seen standing there, frame after frame, is that
                 # disc beside the hand (carrom seed 1044 at 120 fps: a black beside the hand resting
                 # after the stroke dropped, its track took a pocket's rim and the black was called
                 # pocketed). Not a faint one: the hand coming over a korona row of light men, one
                 # kept at its edge was followed on through a sighting of the hand (korona seed 1005)
-                gap = np.hypot(*(dets.xy_board[hand][:, None, :] - self._standing[None, :, :]).transpose(2, 0, 1))
+                gap = np.hypot(*(dets.xy_board[hand][:, None, :] - standing[None, :, :]).transpose(2, 0, 1))
                 hand[hand] = (gap.min(axis=1) > _STOOD_MM) | (dets.score[hand] < cfg.hand_side_score)
             dets = dets[~hand]
         # (only when they differ: re-validating the detections costs time every frame)
         if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)
         # 3. track (ids that left the board last frame are forgotten first)
-        tracks = self.tracker.update(dets, remove=self._remove)
-        self._standing = _standing(tracks, self.board)
+        tracks = self._tracks = self.tracker.update(dets, remove=self._remove)
         # 4. events
         update = self.events.update(tracks, is_occluded=detection.is_occluded)
         self._remove = update.remove

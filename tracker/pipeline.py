@@ -140,7 +140,8 @@ _STOOD_FRAMES = 4
 
 def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.ndarray], radius_mm: np.ndarray,
                *, radii: float, frac: float, side_score: float = np.inf,
-               set_striker: np.ndarray | None = None) -> np.ndarray:
+               set_striker: np.ndarray | None = None,
+               stood_at: Callable[[], np.ndarray] | None = None) -> np.ndarray:
     """(N,) bool: detections whose surroundings a hand hides for at least `frac` of a ring.
 
     Args:
@@ -154,6 +155,12 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
         set_striker: (N,) bool detections that are the striker set on its line (see
             `BoardSpec.on_placement_line`): hidden only on one side, they are not, whatever their
             score (the flicking fingers at its edge cut into its outline: carrom seed 1040 at 60 fps).
+        stood_at: gives (K, 2) board mm where discs stood lately (asked only when a detection is
+            hidden): detections of at least `side_score` within `_STOOD_MM` of one are that disc
+            beside the hand, however it rings them (carrom seed 1044 at 120 fps: a black beside
+            the hand resting after the stroke dropped, its track took a pocket's rim and the black
+            was called pocketed). Not a faint one: the hand coming over a korona row of light men,
+            one kept at its edge was followed on through a sighting of the hand (korona seed 1005).
     """
     if len(dets) == 0 or dets.xy_board is None or frac >= 1.0:
         return np.zeros(len(dets), bool)
@@ -162,10 +169,14 @@ def under_hand(dets: FrameDetections, is_occluded: Callable[[np.ndarray], np.nda
     covered: np.ndarray = hidden.sum(axis=1) / hidden.shape[1] >= frac - 1e-9  # (the share: what `mean` gives)
     # one side only: half the ring's points in a row clear
     side = np.any(~np.any(hidden[:, _HALVES], axis=2), axis=1)
-    sure = dets.score >= side_score
-    if set_striker is not None:
-        sure |= set_striker
-    return np.asarray(covered & ~(side & sure))
+    clear = dets.score >= side_score
+    sure = clear | set_striker if set_striker is not None else clear
+    out = covered & ~(side & sure)
+    spots = stood_at() if stood_at is not None and out.any() else np.zeros((0, 2))
+    if len(spots):
+        gap = np.hypot(*(dets.xy_board[out][:, None, :] - spots[None, :, :]).transpose(2, 0, 1))
+        out[out] = (gap.min(axis=1) > _STOOD_MM) | ~clear[out]
+    return np.asarray(out)
 
 
 def _standing(tracks: Tracks | None, board: BoardSpec) -> np.ndarray:
@@ -315,18 +326,9 @@ class Pipeline:
             if set_striker.any() and dets.xy_board is not None:
                 set_striker[set_striker] = self.board.on_placement_line(dets.xy_board[set_striker],
                                                                         self.equipment.striker_diameter_mm)
-            hand = under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
-                              frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score, set_striker=set_striker)
-            standing = _standing(self._tracks, self.board) if hand.any() else np.zeros((0, 2))
-            if len(standing) and dets.xy_board is not None:
-                # ... but a disc with a clear outline seen standing there, frame after frame, is that
-                # disc beside the hand (carrom seed 1044 at 120 fps: a black beside the hand resting
-                # after the stroke dropped, its track took a pocket's rim and the black was called
-                # pocketed). Not a faint one: the hand coming over a korona row of light men, one
-                # kept at its edge was followed on through a sighting of the hand (korona seed 1005)
-                gap = np.hypot(*(dets.xy_board[hand][:, None, :] - standing[None, :, :]).transpose(2, 0, 1))
-                hand[hand] = (gap.min(axis=1) > _STOOD_MM) | (dets.score[hand] < cfg.hand_side_score)
-            dets = dets[~hand]
+            dets = dets[~under_hand(dets, detection.is_occluded, self._radius_mm, radii=cfg.hand_ring_radii,
+                                    frac=cfg.hand_ring_frac, side_score=cfg.hand_side_score,
+                                    set_striker=set_striker, stood_at=lambda: _standing(self._tracks, self.board))]
         # (only when they differ: re-validating the detections costs time every frame)
         if dets.t_s != float(t_s) or dets.frame_idx != self._frame_idx:
             dets = replace(dets, t_s=float(t_s), frame_idx=self._frame_idx)

@@ -57,6 +57,8 @@ _STRIKER = int(DiscKind.STRIKER)
 _MOVING_MM_S = 300.0  # a striker this fast is moving (not a disc at rest seen with noise)
 _STRUCK_JUMP_MM = 120.0  # a striker struck from rest is seen this far from where it stood, at most
 _STRUCK_SCORE = 0.7  # ... read as a coin as sure as this at least (see `struck_strikers`)
+# a path this far inside a pocket's point of no return went in (see `_sunk`)
+_WELL_INSIDE_MM = 4.0
 _REBOUND_MM_S = 1500.0  # a disc this fast, heading into a cushion, may be seen far off its prediction after it
 # a striker-sized detection this many man radii from where a man stands is that man, misread
 _MISREAD_MAN_REACH = 0.3
@@ -483,7 +485,7 @@ class Tracker:
         vel = st.vel[free_t]
         running = np.hypot(vel[:, 0], vel[:, 1]) >= cfg.rest_speed_mm_s
         sunk = self._sunk(xy, xy + vel * np.minimum(t - st.last_t[free_t], 0.2)[:, None],
-                          radius_mm=np.where(running, self.sink_radius_mm, self.sink_radius_mm - 4.0))
+                          radius_mm=np.where(running, self.sink_radius_mm, self.sink_radius_mm - _WELL_INSIDE_MM))
         ok = (dist <= gate) & agree & (confirmed & ~sunk)[:, None]
         if not ok.any():
             return np.zeros(0, np.intp), np.zeros(0, np.intp)
@@ -554,7 +556,7 @@ class Tracker:
         out = np.zeros(len(xy), bool)
         if self.sinks_mm is None or len(xy) == 0:
             return out
-        r = np.full(len(xy), self.sink_radius_mm - 4.0) if radius_mm is None else radius_mm
+        r = np.full(len(xy), self.sink_radius_mm - _WELL_INSIDE_MM) if radius_mm is None else radius_mm
         # only a path that reaches that close to a pocket in both x and y can (|x| is largest at an
         # end of a segment; 1 mm spare for rounding): most paths are nowhere near a pocket
         reach = float(np.abs(self.sinks_mm).min()) - float(r.max()) - 1.0

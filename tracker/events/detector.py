@@ -261,7 +261,8 @@ class EventDetector:
         # the start's and now below it; carrom seed 1044 at 120 fps, a 0.5 m/s shot that sank a black
         # never began. Not for the men: moved by a hand as slowly, they began shots; korona, 200 shots)
         moving = (speed > cfg.start_speed_mm_s) & (speed * self.frame_dt_s > 0.5 * cfg.start_disp_mm)
-        moving |= (self._span_speed(tracks) > cfg.start_speed_mm_s) & (tracks.kind == _STRIKER)
+        strikers = np.flatnonzero(tracks.kind == _STRIKER)
+        moving[strikers] |= self._span_speed(tracks, strikers) > cfg.start_speed_mm_s
         fast = tracks.seen & in_a_row & tracks.confirmed & ~at_rest & moving
         if fast.any():  # motion under a hand is the hand (or a detection of it), not a disc struck
             rows = np.flatnonzero(fast)
@@ -339,21 +340,22 @@ class EventDetector:
             return
         self._begin_shot(tracks, frozenset([*moved_again.tolist(), *tracks.ids[vanished_moving].tolist()]))
 
-    def _span_speed(self, tracks: Tracks) -> np.ndarray:
-        """(M,) each track's speed (mm/s) over the span of a 30 fps frame (`_SPAN_S`) up to now, where
-        it moved steadily: seen in every frame of it, no step more than twice the span's mean step (a
-        track jumping from a hand's sighting to the striker lying there is no gentle shot: korona seed
-        1011 at 120 fps). NaN at 30 fps and below, where it did not, or where the span's displacement
-        is under half `start_disp_mm` (what one step at the lowest rate must show, see `_watch_start`)."""
+    def _span_speed(self, tracks: Tracks, rows: np.ndarray) -> np.ndarray:
+        """(R,) the speed (mm/s) of each track of `rows` over the span of a 30 fps frame (`_SPAN_S`) up
+        to now, where it moved steadily: seen in every frame of it, no step more than twice the span's
+        mean step (a track jumping from a hand's sighting to the striker lying there is no gentle shot:
+        korona seed 1011 at 120 fps). NaN at 30 fps and below, where it did not, or where the span's
+        displacement is under half `start_disp_mm` (what one step at the lowest rate must show, see
+        `_watch_start`)."""
         k = int(round(_SPAN_S / self.frame_dt_s))
         hist = tracks.hist_xy_mm
-        if k < 2 or hist.shape[1] <= k:
-            return np.full(len(tracks.ids), np.nan)
-        span = hist[:, -1 - k:]  # (M, k + 1, 2): the span's sightings, NaN where unseen
-        steps = np.hypot(*np.diff(span, axis=1).transpose(2, 0, 1))  # (M, k)
+        if k < 2 or hist.shape[1] <= k or rows.size == 0:
+            return np.full(rows.size, np.nan)
+        span = hist[rows, -1 - k:]  # (R, k + 1, 2): the span's sightings, NaN where unseen
+        steps = np.hypot(*np.diff(span, axis=1).transpose(2, 0, 1))  # (R, k)
         way = np.hypot(*(span[:, -1] - span[:, 0]).T)
         steady = (steps <= 2.0 * way[:, None] / k).all(axis=1)  # (NaN, unseen: not steady)
-        way = np.where(tracks.seen & steady & (way > 0.5 * self.config.start_disp_mm), way, np.nan)
+        way = np.where(tracks.seen[rows] & steady & (way > 0.5 * self.config.start_disp_mm), way, np.nan)
         return np.asarray(way / (k * self.frame_dt_s))
 
     def _away_from_striker(self, tracks: Tracks, rows: np.ndarray, fast: np.ndarray) -> np.ndarray:

@@ -34,6 +34,10 @@ _BLUR_FAR = 16
 _BLUR_HUE = 6
 _BLUR_LIGHTER = 10
 _BLUR_OFF_BARE = 12
+# the colour distance from the bare board (lightness counted `BARE_LIGHTNESS`) of a finger reaching
+# in over the surface's edge, pixel by pixel (`hand_off_bare` compares averages over a few pixels, in
+# which the camera's noise is far smaller)
+_FINGER_OFF_BARE = 12.0
 # the band beyond the surface's edge where fingers reaching in over it show: from this many px out
 # (past the change's growth round a disc against the cushion) to this many
 _BEYOND_PX = (3, 6)
@@ -215,7 +219,8 @@ class ChangeDriven(DetectorCore):
         redo = in_mask(last.xy_mm, mask, self.maps)
         found = merge_found(last.select(~redo), new, self._no_occlusion)
         found = self._with_blurred(found, board_bgr, cv2.bitwise_and(change, moved), box)
-        found = replace(found, occlusion=self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands))
+        occlusion = self._occlusion(self._planes.fg, found.xy_mm, found.nominal, self._hands, still=True)
+        found = replace(found, occlusion=occlusion)
         lost = last.xy_mm[redo][unexplained(last.xy_mm[redo], found.xy_mm, REACH * geom.man_r)]
         self._last = found
         self._hidden = self._unhidden(last, redo, found.xy_mm)
@@ -345,7 +350,7 @@ class ChangeDriven(DetectorCore):
             return np.zeros_like(rim)
         now = cv2.cvtColor(board_bgr[box][ys, xs][None], cv2.COLOR_BGR2LAB)
         off = above(image_distance(now, self._planes.bare_lab[box][ys, xs][None], lightness=BARE_LIGHTNESS),
-                    self.config.hand_off_bare)[0]
+                    _FINGER_OFF_BARE)[0]
         if not off.any():
             return np.zeros_like(rim)
         hand = np.zeros_like(rim)

@@ -524,7 +524,7 @@ class DetectorCore:
         idx = idx[suppress_overlaps(ref.xy_mm[idx], nominal[idx], rank[idx])]
         xy_mm = ref.xy_mm[idx]
         # 6. occlusion
-        occ = self._occlusion(fg, xy_mm, nominal[idx], hands) if fg is not None else self._no_occlusion
+        occ = self._occlusion(fg, xy_mm, nominal[idx], hands, still=not video) if fg is not None else self._no_occlusion
         return Found(xy_mm, ref.radius_mm[idx], nominal[idx], kind[idx], score[idx], occ, ref.tag[idx])
 
     def _below_ringed_men(self, xy_mm: np.ndarray, kind: np.ndarray, nominal: np.ndarray, ringed: np.ndarray,
@@ -725,13 +725,24 @@ class DetectorCore:
         return self.appearance
 
     def _occlusion(
-        self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, hands: np.ndarray | None = None
+        self, fg: np.ndarray, xy_mm: np.ndarray, r_mm: np.ndarray, hands: np.ndarray | None = None,
+        *, still: bool = False,
     ) -> np.ndarray:
         """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale,
-        with `hands` ((H, W) bool board image, see `_reaching_in`) hidden too."""
-        cfg = self.config
+        with `hands` ((H, W) bool board image, see `_reaching_in`) hidden too. `still`: `fg` is
+        the still path's (`StillPlanes.fg`), and once the bare board is known a region of it
+        occludes only if enough of it differs from the bare board too (the light's hot spots and
+        dark patches on an unevenly lit board stand as far from the surface's one colour as an
+        arm does, but they are part of the bare board: carrom seed 1016 at 60 fps, the hard look,
+        the striker running past one dropped for a hand's knuckle frame after frame, and a white's
+        track taking it up was called pocketed as the striker)."""
+        cfg, planes = self.config, self._planes
+        off_bare = None
+        if still and planes.bare is not None:
+            off_bare = above(planes.off_bare, cfg.hand_off_bare)
         occ = occlusion_from_foreground(
-            fg, xy_mm, r_mm, self.geom, self.maps, px_per_mm=cfg.px_per_mm, min_area_mm2=cfg.occlusion_min_area_mm2
+            fg, xy_mm, r_mm, self.geom, self.maps, px_per_mm=cfg.px_per_mm, min_area_mm2=cfg.occlusion_min_area_mm2,
+            off_bare=off_bare, min_off_bare=cfg.occlusion_min_off_bare,
         )
         if hands is None or not hands.any():
             return occ

@@ -32,6 +32,12 @@ __all__ = ["BARE_LIGHTNESS", "Box", "StillPlanes", "bounding", "box_of_change", 
 # the bare board's difference counts lightness a quarter: a shadow darkens the board under it but
 # hardly changes its hue, a hand of the board's colour differs from it in hue
 BARE_LIGHTNESS = 0.25
+# `StillPlanes.off_bare` compares the two images each averaged over this square, px: a pale hand
+# differs from the board under it by less than the camera's noise does pixel by pixel, but
+# evenly, and the noise averages out. Lightness counts a tenth there: the averages tell a hand by
+# half the difference asked pixel by pixel, which a shadow's darkening counted a quarter reaches
+_BARE_SMOOTH = 3
+_SMOOTH_LIGHTNESS = 0.1
 
 Box = tuple[slice, slice]  # (rows, cols) of the board image
 
@@ -136,9 +142,9 @@ class StillPlanes:
         fg: (H, W) uint8 0/255, `far` above the occlusion threshold.
         bare: the board as it looks with nothing on it (`learn_bare`), None until learned.
         bare_lab: (H, W, 3) uint8 Lab of `bare` (zeros until learned).
-        off_bare: (H, W) uint8 colour distance from `bare_lab`, pixel by pixel, lightness
-            weighted `BARE_LIGHTNESS` (zeros until learned): a hand the board's own colour
-            stands out from the board under it.
+        off_bare: (H, W) uint8 colour distance from `bare_lab`, both averaged over a few
+            pixels (`_BARE_SMOOTH`), lightness weighted `_SMOOTH_LIGHTNESS` (zeros until
+            learned): a hand the board's own colour stands out from the board under it.
         changed: (x0, y0, x1, y1) px bounding what `far` and `off_bare` changed since
             `take_changed` last asked (None: nothing).
     """
@@ -150,6 +156,8 @@ class StillPlanes:
     bare_lab: np.ndarray
     off_bare: np.ndarray
     changed: tuple[int, int, int, int] | None = None
+    # `bare_lab` averaged as `off_bare` compares it
+    _bare_smooth: np.ndarray | None = None
 
     @classmethod
     def empty(cls, shape: tuple[int, int]) -> StillPlanes:
@@ -170,8 +178,22 @@ class StillPlanes:
         self.far[box] = far
         self.fg[box] = above(far, occlusion_far)
         if self.bare is not None:
-            self.off_bare[box] = image_distance(self.lab[box], self.bare_lab[box], lightness=BARE_LIGHTNESS)
+            self._update_off_bare(box)
         self._mark(box_rect(box, self.far.shape))
+
+    def _update_off_bare(self, box: Box) -> None:
+        """`off_bare` inside `box` (the Lab image averaged over the box grown by the square's
+        half, so that the average at the box's edge is the whole image's)."""
+        if self._bare_smooth is None:
+            return
+        h, w = self.far.shape
+        x0, y0, x1, y1 = box_rect(box, (h, w))
+        half = _BARE_SMOOTH // 2
+        gx0, gy0, gx1, gy1 = max(x0 - half, 0), max(y0 - half, 0), min(x1 + half, w), min(y1 + half, h)
+        k = (_BARE_SMOOTH, _BARE_SMOOTH)
+        smooth = cv2.blur(self.lab[gy0:gy1, gx0:gx1], k)[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+        bare = self._bare_smooth[y0:y1, x0:x1]
+        self.off_bare[y0:y1, x0:x1] = image_distance(smooth, bare, lightness=_SMOOTH_LIGHTNESS)
 
     def take_changed(self) -> tuple[int, int, int, int] | None:
         """(x0, y0, x1, y1) px bounding what `far` and `off_bare` changed since the last call
@@ -202,7 +224,8 @@ class StillPlanes:
             nothing = np.zeros(discs.shape, np.uint8)
             update_background(self.bare, board_bgr, nothing, discs, alpha=alpha, near_px=0)
         self.bare_lab = np.asarray(cv2.cvtColor(self.bare.image, cv2.COLOR_BGR2LAB))
-        self.off_bare = image_distance(self.lab, self.bare_lab, lightness=BARE_LIGHTNESS)
+        self._bare_smooth = np.asarray(cv2.blur(self.bare_lab, (_BARE_SMOOTH, _BARE_SMOOTH)))
+        self._update_off_bare((slice(None), slice(None)))
         self._mark((0, 0, self.far.shape[1], self.far.shape[0]))
 
 

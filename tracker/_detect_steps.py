@@ -153,9 +153,15 @@ def occlusion_from_foreground(
     *,
     px_per_mm: float,
     min_area_mm2: float,
+    off_bare: np.ndarray | None = None,
+    min_off_bare: float = 0.0,
 ) -> np.ndarray:
-    """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale."""
-    small = cv2.resize(fg, geom.markings_half.shape[::-1], interpolation=cv2.INTER_AREA)
+    """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale; with
+    `off_bare` ((H, W) uint8 0/255, where the picture differs from the bare board), only the
+    regions at least `min_off_bare` of whose pixels are set in it too."""
+    half = geom.markings_half.shape[::-1]
+    sure = None if off_bare is None else above(cv2.resize(off_bare, half, interpolation=cv2.INTER_AREA), 127)
+    small = cv2.resize(fg, half, interpolation=cv2.INTER_AREA)
     fg_half = above(small, 127)
     fg_half = cv2.bitwise_and(fg_half, cv2.bitwise_not(geom.markings_half))
     scale = 0.5 * px_per_mm
@@ -167,6 +173,8 @@ def occlusion_from_foreground(
         geom.surface_half,
         open_px=int(round(8 * scale)),
         min_area_px=int(min_area_mm2 * scale**2),
+        sure=sure,
+        min_sure=min_off_bare,
     )
 
 

@@ -56,11 +56,16 @@ class DetectorConfig:
             clear outline is still asked for); so does a striker-sized one standing on a
             placement line (the striker, the flicking fingers at its edge).
         hand_off_bare, bare_alpha: change-driven still path: a region that far from the bare
-            board under it (colour distance, lightness counted a quarter: a shadow is no hand)
-            is a hand too when it reaches in (a hand of the board's own colour, which
-            `hand_far` misses; see `tracker.occlusion.HandFinder`); the bare board is learned
-            from the first frame with its discs filled in, and blended in at `bare_alpha` at
-            every full re-detect (away from the discs).
+            board under it (colour distance of the two averaged over a few pixels, lightness
+            counted a tenth: a shadow is no hand) is a hand too when it reaches in (a hand of
+            the board's own colour, which `hand_far` misses; see `tracker.occlusion.HandFinder`);
+            the bare board is learned from the first frame with its discs filled in, and blended
+            in at `bare_alpha` at every full re-detect (away from the discs).
+        occlusion_min_off_bare: change-driven still path, once the bare board is known: a region
+            far from the surface colour occludes only if at least this share of it is
+            `hand_off_bare` from the bare board too (the light's hot spots and dark patches on an
+            unevenly lit board are as far from the surface colour as an arm, and are the bare
+            board).
         plain_max_rim: a candidate with a face of the surface colour needs a rim darker than its
             face on at least this fraction of the rays (two printed lines one diameter apart
             darken two arcs only), or an engraved inner ring on at least `groove_min` of them
@@ -132,7 +137,8 @@ class DetectorConfig:
     hand_skin_dist: float = 40.0
     hand_min_half_width_mm: float = 24.0
     hand_other_min_support: float = 0.65
-    hand_off_bare: float = 12.0
+    hand_off_bare: float = 6.0
+    occlusion_min_off_bare: float = 0.15
     bare_alpha: float = 0.05
     ringed_min_rim: float = 0.95
     ringed_min_score: float = 0.25

@@ -77,6 +77,8 @@ def occlusion_mask(
     *,
     open_px: int,
     min_area_px: int,
+    sure: np.ndarray | None = None,
+    min_sure: float = 0.0,
 ) -> np.ndarray:
     """Boolean occlusion mask.
 
@@ -86,9 +88,20 @@ def occlusion_mask(
         surface: (H, W) uint8, 255 on the playing surface (pockets excluded).
         open_px: opening kernel size, removes printed lines and small specks.
         min_area_px: smallest region kept.
+        sure: (H, W) uint8, 255 where something surely covers the board (it differs from the bare
+            board under it), or None; given, a region is kept only if at least `min_sure` of its
+            pixels are set in it.
 
     Returns:
         (H, W) bool.
+
+    Examples:
+        >>> surface = np.full((40, 40), 255, np.uint8); none = np.zeros_like(surface)
+        >>> far = none.copy(); far[2:18, 2:18] = far[22:38, 22:38] = 255
+        >>> sure = none.copy(); sure[5:10, 5:10] = 255
+        >>> m = occlusion_mask(far, none, surface, open_px=3, min_area_px=50, sure=sure, min_sure=0.05)
+        >>> bool(m[10, 10]), bool(m[30, 30])
+        (True, False)
     """
     fg = cv2.bitwise_and(far, cv2.bitwise_not(discs))
     fg = cv2.bitwise_and(fg, surface)
@@ -97,7 +110,10 @@ def occlusion_mask(
     # 16-bit labels and areas by counting: several times faster than the 32-bit stats call
     n, labels = cv2.connectedComponents(fg, connectivity=8, ltype=cv2.CV_16U)
     regions = _Regions(labels, n)
-    keep = regions.areas() >= min_area_px
+    areas = regions.areas()
+    keep = areas >= min_area_px
+    if sure is not None and keep.any():
+        keep &= regions.areas(sure) >= min_sure * areas
     keep[0] = False
     return regions.where(keep)
 

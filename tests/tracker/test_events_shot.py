@@ -297,6 +297,20 @@ def test_a_pair_of_sightings_in_flight_takes_over_a_lost_disc(donor: bool, pocke
     assert [loss.pocket for _, loss in losses] == (["SE"] if pocketed else []), losses
 
 
+@pytest.mark.parametrize(("step_mm", "pocketed"), [(54.0, True), (87.0, False)], ids=["6.5-m-s", "10.4-m-s"])
+def test_a_pair_of_sightings_faster_than_any_disc_is_no_disc(step_mm: float, pocketed: bool) -> None:
+    """Carrom seed 1035 at 120 fps: a pale hand setting the striker, its fingertips read as a
+    striker 87 mm apart in consecutive frames (10.4 m/s), with a false sighting of the hand lost
+    within reach just before, was called pocketed SE from the middle of the board. No disc moves
+    that fast: such a pair takes over no lost disc."""
+    t = 6.45 + np.arange(10) / 120.0
+    xy = np.full((2, 10, 2), np.nan)
+    xy[0, 5:7] = [(117.0 - step_mm, 357.0), (117.0, 358.0)]  # the pair, on its way to the SE pocket
+    xy[1, :4] = [(117.0 - step_mm * (5 - k), 355.0) for k in range(4)]  # lost two frames before, in reach
+    losses = _two_track_losses(t, xy, (0, 1), 120.0, t_trigger_s=6.2, anchor=(np.nan, np.nan))
+    assert [loss.pocket for _, loss in losses] == (["SE"] if pocketed else []), losses
+
+
 @pytest.mark.parametrize("knuckle_since_s", [0.9, 0.0], ids=["knuckle-seen-briefly", "coin-there-all-along"])
 def test_first_contact_is_a_disc_that_stood_there(knuckle_since_s: float) -> None:
     """Issue 4 (seed 1002 at 120 fps): a knuckle of the flicking hand, taken for a disc in front of

@@ -61,8 +61,9 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         # 1009 at 30 fps) or run on to a pocket's brink (issue #7, korona seed 1007 at 60 fps: a light
         # man sliding along the N rail into the NW pocket)
         pair = len(cols) == 2 and t[1] - t[0] <= 2.5 * dt + 1e-6
+        step = float(np.hypot(*(p[1] - p[0]))) if pair else 0.0
         if len(cols) < tune.min_loss_obs and not (pair and (
-                (float(np.hypot(*(p[1] - p[0]))) >= 0.5 * tune.min_off_speed_mm_s * float(t[1] - t[0])
+                (0.5 * tune.min_off_speed_mm_s <= step / float(t[1] - t[0]) <= _FASTEST_MM_S
                  and _handed_on(hist, int(row), cols, p))
                 or _onto_brink(p, ctx, tune))):
             continue
@@ -305,6 +306,11 @@ def _in_wake(hist: ShotHistory, cols: np.ndarray, p: np.ndarray, striker: np.nda
     return bool((np.diagonal(gap, axis1=1, axis2=2) <= striker_r_mm).any(axis=0).all())
 
 
+# no disc moves faster (the tracker's bound, `TrackerConfig.max_speed_mm_s`): a pair of sightings
+# further apart is two sightings of a hand (carrom seed 1035 at 120 fps: a pale hand setting the
+# striker, its fingertips read as a striker 87 mm apart in consecutive frames, "pocketed" SE from
+# the middle of the board)
+_FASTEST_MM_S = 9000.0
 _HANDOVER_FRAMES = 3  # a disc picked up again by a new track was lost at most this many frames before
 _HANDOVER_MM = 40.0  # ... within its reach at the new track's speed (however it bounced), and this
 

@@ -737,12 +737,13 @@ class DetectorCore:
         the striker running past one dropped for a hand's knuckle frame after frame, and a white's
         track taking it up was called pocketed as the striker)."""
         cfg, planes = self.config, self._planes
-        off_bare = None
-        if still and planes.bare is not None:
-            off_bare = above(planes.off_bare, cfg.hand_off_bare)
+
+        def off_bare() -> np.ndarray:
+            return above(planes.off_bare, cfg.hand_off_bare)
+
         occ = occlusion_from_foreground(
             fg, xy_mm, r_mm, self.geom, self.maps, px_per_mm=cfg.px_per_mm, min_area_mm2=cfg.occlusion_min_area_mm2,
-            off_bare=off_bare, min_off_bare=cfg.occlusion_min_off_bare,
+            off_bare=off_bare if still and planes.bare is not None else None, min_off_bare=cfg.occlusion_min_off_bare,
         )
         if hands is None or not hands.any():
             return occ

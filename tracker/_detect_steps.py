@@ -3,6 +3,8 @@ video path's foreground check, the busy and occlusion masks, and packaging the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -153,14 +155,19 @@ def occlusion_from_foreground(
     *,
     px_per_mm: float,
     min_area_mm2: float,
-    off_bare: np.ndarray | None = None,
+    off_bare: Callable[[], np.ndarray] | None = None,
     min_off_bare: float = 0.0,
 ) -> np.ndarray:
     """Occlusion mask from a (H, W) uint8 0/255 foreground, at half the board-image scale; with
-    `off_bare` ((H, W) uint8 0/255, where the picture differs from the bare board), only the
-    regions at least `min_off_bare` of whose pixels are set in it too."""
+    `off_bare` (giving (H, W) uint8 0/255, where the picture differs from the bare board; asked
+    only when a region is large enough), only the regions at least `min_off_bare` of whose
+    pixels are set in it too."""
     half = geom.markings_half.shape[::-1]
-    sure = None if off_bare is None else above(cv2.resize(off_bare, half, interpolation=cv2.INTER_AREA), 127)
+
+    def sure() -> np.ndarray:
+        assert off_bare is not None
+        return above(cv2.resize(off_bare(), half, interpolation=cv2.INTER_AREA), 127)
+
     small = cv2.resize(fg, half, interpolation=cv2.INTER_AREA)
     fg_half = above(small, 127)
     fg_half = cv2.bitwise_and(fg_half, cv2.bitwise_not(geom.markings_half))
@@ -173,7 +180,7 @@ def occlusion_from_foreground(
         geom.surface_half,
         open_px=int(round(8 * scale)),
         min_area_px=int(min_area_mm2 * scale**2),
-        sure=sure,
+        sure=None if off_bare is None else sure,
         min_sure=min_off_bare,
     )
 

@@ -77,7 +77,7 @@ def occlusion_mask(
     *,
     open_px: int,
     min_area_px: int,
-    sure: np.ndarray | None = None,
+    sure: Callable[[], np.ndarray] | None = None,
     min_sure: float = 0.0,
 ) -> np.ndarray:
     """Boolean occlusion mask.
@@ -88,9 +88,9 @@ def occlusion_mask(
         surface: (H, W) uint8, 255 on the playing surface (pockets excluded).
         open_px: opening kernel size, removes printed lines and small specks.
         min_area_px: smallest region kept.
-        sure: (H, W) uint8, 255 where something surely covers the board (it differs from the bare
-            board under it), or None; given, a region is kept only if at least `min_sure` of its
-            pixels are set in it.
+        sure: gives (H, W) uint8, 255 where something surely covers the board (it differs from
+            the bare board under it), or None; given, a region is kept only if at least
+            `min_sure` of its pixels are set in it (asked only when some region is large enough).
 
     Returns:
         (H, W) bool.
@@ -99,7 +99,7 @@ def occlusion_mask(
         >>> surface = np.full((40, 40), 255, np.uint8); none = np.zeros_like(surface)
         >>> far = none.copy(); far[2:18, 2:18] = far[22:38, 22:38] = 255
         >>> sure = none.copy(); sure[5:10, 5:10] = 255
-        >>> m = occlusion_mask(far, none, surface, open_px=3, min_area_px=50, sure=sure, min_sure=0.05)
+        >>> m = occlusion_mask(far, none, surface, open_px=3, min_area_px=50, sure=lambda: sure, min_sure=0.05)
         >>> bool(m[10, 10]), bool(m[30, 30])
         (True, False)
     """
@@ -113,7 +113,7 @@ def occlusion_mask(
     areas = regions.areas()
     keep = areas >= min_area_px
     if sure is not None and keep.any():
-        keep &= regions.areas(sure) >= min_sure * areas
+        keep &= regions.areas(sure()) >= min_sure * areas
     keep[0] = False
     return regions.where(keep)
 

@@ -163,11 +163,6 @@ def occlusion_from_foreground(
     only when a region is large enough), only the regions at least `min_off_bare` of whose
     pixels are set in it too."""
     half = geom.markings_half.shape[::-1]
-
-    def sure() -> np.ndarray:
-        assert off_bare is not None
-        return above(cv2.resize(off_bare(), half, interpolation=cv2.INTER_AREA), 127)
-
     small = cv2.resize(fg, half, interpolation=cv2.INTER_AREA)
     fg_half = above(small, 127)
     fg_half = cv2.bitwise_and(fg_half, cv2.bitwise_not(geom.markings_half))
@@ -180,7 +175,9 @@ def occlusion_from_foreground(
         geom.surface_half,
         open_px=int(round(8 * scale)),
         min_area_px=int(min_area_mm2 * scale**2),
-        sure=None if off_bare is None else sure,
+        sure=None if off_bare is None else lambda: above(
+            cv2.resize(off_bare(), half, interpolation=cv2.INTER_AREA), 127
+        ),
         min_sure=min_off_bare,
     )
 

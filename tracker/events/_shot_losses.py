@@ -20,6 +20,7 @@ import numpy as np
 
 from tracker._track_assign import point_segment_distance
 from tracker._track_motion import fold_at_cushions
+from tracker._track_types import TrackerConfig
 from tracker.events._contacts import SIDE_OF_WALL
 from tracker.events._history import ShotHistory
 from tracker.events._losses import Loss, classify_loss, entry_time
@@ -61,9 +62,9 @@ def find_losses(hist: ShotHistory, ctx: ShotContext, kinds: np.ndarray, radius: 
         # 1009 at 30 fps) or run on to a pocket's brink (issue #7, korona seed 1007 at 60 fps: a light
         # man sliding along the N rail into the NW pocket)
         pair = len(cols) == 2 and t[1] - t[0] <= 2.5 * dt + 1e-6
-        step = float(np.hypot(*(p[1] - p[0]))) if pair else 0.0
+        pair_speed = float(np.hypot(*(p[1] - p[0]))) / float(t[1] - t[0]) if pair else 0.0
         if len(cols) < tune.min_loss_obs and not (pair and (
-                (0.5 * tune.min_off_speed_mm_s <= step / float(t[1] - t[0]) <= _FASTEST_MM_S
+                (0.5 * tune.min_off_speed_mm_s <= pair_speed <= _FASTEST_MM_S
                  and _handed_on(hist, int(row), cols, p))
                 or _onto_brink(p, ctx, tune))):
             continue
@@ -193,14 +194,15 @@ def _dated_before_gap(loss: Loss, t: np.ndarray, p: np.ndarray, ctx: ShotContext
     if not before[-2] or before.sum() < 3:
         return loss
     vel, at = _line_fit(t[before], p[before])
-    pocket = ctx.board.pockets_mm[CORNERS.index(loss.pocket)]
+    k = CORNERS.index(loss.pocket)
+    pocket = ctx.board.pockets_mm[k]
     t_in = entry_time(pocket - at, vel, ctx.board.pocket_no_return_mm)
     if t_in is None:
         way = float(np.hypot(*(pocket - at))) - ctx.board.pocket_no_return_mm
         speed = float(np.hypot(*vel))
         if float(np.dot(pocket - at, vel)) > 0.0 and way <= speed * _GLANCE_IN_FRAMES * dt:
             t_in = max(way, 0.0) / speed
-    brink = float(np.hypot(*(pocket - p[-2]))) <= ctx.board.pocket_no_return_mm + tune.pocket_reach_mm
+    brink = float(_past_brink(p[-2], ctx, tune)[k]) <= 0.0
     # (struck where it stood: not one sliding slowly on, which goes in when its way gets there; korona
     # seed 1007 at 60 fps, a white along the N rail at 0.15 m/s, in three frames after it was lost)
     struck = len(p) >= 5 and bool((np.hypot(*(p[-5:-3] - p[-3]).T) <= STILL_STEP_MM).all())
@@ -306,11 +308,10 @@ def _in_wake(hist: ShotHistory, cols: np.ndarray, p: np.ndarray, striker: np.nda
     return bool((np.diagonal(gap, axis1=1, axis2=2) <= striker_r_mm).any(axis=0).all())
 
 
-# no disc moves faster (the tracker's bound, `TrackerConfig.max_speed_mm_s`): a pair of sightings
-# further apart is two sightings of a hand (carrom seed 1035 at 120 fps: a pale hand setting the
-# striker, its fingertips read as a striker 87 mm apart in consecutive frames, "pocketed" SE from
-# the middle of the board)
-_FASTEST_MM_S = 9000.0
+# no disc moves faster (the tracker's bound): a pair of sightings further apart is two sightings of a
+# hand (carrom seed 1035 at 120 fps: a pale hand setting the striker, its fingertips read as a striker
+# 87 mm apart in consecutive frames, "pocketed" SE from the middle of the board)
+_FASTEST_MM_S = TrackerConfig().max_speed_mm_s
 _HANDOVER_FRAMES = 3  # a disc picked up again by a new track was lost at most this many frames before
 _HANDOVER_MM = 40.0  # ... within its reach at the new track's speed (however it bounced), and this
 
